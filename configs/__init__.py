@@ -1,0 +1,1 @@
+"""The rulebooks' tables as YAML data (``wargym.configs``), read via importlib.resources."""

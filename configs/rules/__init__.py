@@ -1,0 +1,1 @@
+"""Rule tables, one folder per rule system."""

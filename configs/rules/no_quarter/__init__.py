@@ -1,0 +1,1 @@
+"""*5150: No Quarter* tables (sections 5-18)."""
