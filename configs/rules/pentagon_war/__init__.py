@@ -1,0 +1,1 @@
+"""*The Pentagon War* tables and ship displays."""

@@ -1,0 +1,1 @@
+"""*Alternate Starship Combat v2* tables and ship data."""

@@ -1,0 +1,1 @@
+"""Gymnasium and PettingZoo environments over *The Pentagon War* engine."""

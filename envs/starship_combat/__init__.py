@@ -1,0 +1,1 @@
+"""Gymnasium and PettingZoo environments over the *Alternate Starship Combat v2* engine."""

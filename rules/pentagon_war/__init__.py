@@ -1,0 +1,1 @@
+"""*The Pentagon War* rules engine: hex vector movement, weapons, damage and power."""

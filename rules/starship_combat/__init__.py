@@ -1,0 +1,1 @@
+"""*Alternate Starship Combat v2* (a Traveller variant) rules engine."""
