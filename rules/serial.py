@@ -36,12 +36,12 @@ T = TypeVar("T")
 
 def to_jsonable(obj: Any) -> Any:
     """Convert dataclasses, enums, tuples and mappings into JSON-compatible values."""
+    if isinstance(obj, enum.Enum):  # before int/str: IntEnum/StrEnum members become plain values
+        return obj.value
     if obj is None or isinstance(obj, bool | int | str):
         return obj
     if isinstance(obj, float):
         return obj
-    if isinstance(obj, enum.Enum):
-        return obj.value
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
     if isinstance(obj, list | tuple):
@@ -159,4 +159,10 @@ def _key_from_jsonable(key_tp: Any, key: str, where: str) -> Any:
             return int(key)
         except ValueError as error:
             raise StateError(f"{where}: key {key!r} is not an integer") from error
+    if isinstance(key_tp, type) and issubclass(key_tp, enum.Enum):
+        # to_jsonable wrote str(member.value), so an int-valued enum key arrives as "3".
+        for member in key_tp:
+            if str(member.value) == key:
+                return member
+        raise StateError(f"{where}: key {key!r} is not a valid {key_tp.__name__}")
     return from_jsonable(key_tp, key, where)

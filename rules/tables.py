@@ -202,6 +202,9 @@ class BandTable:
                 raise TableError(f"{self.name}: first band must be open below, last open above")
         elif first.low != self.domain[0] or last.high != self.domain[1]:
             raise TableError(f"{self.name}: bands must cover exactly {self.domain}")
+        for band in self.bands:
+            if band.low is not None and band.high is not None and band.low > band.high:
+                raise TableError(f"{self.name}: band {band} is empty (low > high)")
         for below, above in itertools.pairwise(self.bands):
             if below.high is None or above.low != below.high + 1:
                 raise TableError(f"{self.name}: gap or overlap between {below} and {above}")

@@ -1,0 +1,244 @@
+"""What results do to a mech: Duck Back, Leave the Battlefield, removal, criticals (§15-§17).
+
+These carry out a result immediately (§16.2.1 step 5) through events, and queue the
+reaction tests the result causes (Mech Down, §16.2) on the nearest reaction frame.
+"""
+
+from __future__ import annotations
+
+from wargym.rules.dice import Dice, passed_dice
+from wargym.rules.no_quarter import events as ev
+from wargym.rules.no_quarter.flow import Ctx, Frame, nearest_frame, roll_index
+from wargym.rules.no_quarter.geometry import distance, heading_to
+from wargym.rules.no_quarter.perception import MECH_DOWN_RADIUS, bodies, line_between
+from wargym.rules.no_quarter.ranged_combat import (
+    CriticalKind,
+    chest_explosion,
+    critical_kind,
+    halved_speed,
+    pilot_test_rep,
+)
+from wargym.rules.no_quarter.state import Mech
+from wargym.rules.no_quarter.terrain import (
+    duck_back_destination,
+    move_toward_edge,
+    nearest_edge_away,
+)
+from wargym.rules.no_quarter.vocab import Attribute, Location, Rank, Removal, Status
+
+DUCK_BACK_MAX = 6.0
+"""Duck Back moves at most min(6", current Speed) (§15.2.4.1)."""
+
+
+def queue_tests(ctx: Ctx, entries: list[Frame]) -> None:
+    """Queue reaction tests: deferred on an In Sight being resolved, else a new react frame."""
+    if not entries:
+        return
+    top = ctx.battle.frames[-1] if ctx.battle.frames else None
+    insight = nearest_frame(ctx.battle, "insight")
+    if top is not None and "collect" in top:
+        top["collect"].extend(entries)  # a frame resolving in one step gathers them
+    elif insight is not None and insight.get("stage") == "act":
+        insight.setdefault("deferred", []).extend(entries)  # after all winners acted (§16.1.6)
+    elif top is not None and top["kind"] == "react":
+        top["entries"].extend(entries)
+    else:
+        ctx.push({"kind": "react", "entries": list(entries)})
+
+
+def duck_back(ctx: Ctx, mech: Mech, cause: Mech | None, reason: str) -> None:
+    """Duck Back: nearest cover vs the cause within min(6", Speed), face away (§15.2.4.1, D9)."""
+    if mech.removed is not None or mech.prone:
+        return  # a prone mech ignores Duck Back (ruling D25)
+    ctx.emit(ev.StatusChanged(mech.id, Status.DUCK_BACK, reason))
+    if cause is None or mech.speed <= 0:
+        return
+    others = [b for b in bodies(ctx.battle) if b.id != mech.id]
+    target = duck_back_destination(
+        ctx.battle.battlefield,
+        mech.pos,
+        cause.pos,
+        max_dist=min(DUCK_BACK_MAX, float(mech.speed)),
+        speed=float(mech.speed),
+        mover_id=mech.id,
+        cause_id=cause.id,
+        bodies=others,
+        radius=ctx.battle.options.base_radius,
+    )
+    away = heading_to(cause.pos, mech.pos)
+    inches = distance(mech.pos, target)
+    ctx.emit(ev.MechMoved(mech.id, (mech.pos, target), away, inches, inches, "duck_back"))
+
+
+def leave_move(ctx: Ctx, mech: Mech) -> None:
+    """Move a Leaving mech its full Speed toward its edge; off the table it is removed (D10)."""
+    if mech.removed is not None or mech.prone or mech.speed <= 0:
+        return
+    enemies = ctx.battle.mechs_of(mech.side.other)
+    nearest = min(enemies, key=lambda e: distance(e.pos, mech.pos)).pos if enemies else None
+    edge = nearest_edge_away(
+        ctx.battle.battlefield, mech.pos, nearest, ctx.battle.home_edges.get(mech.side)
+    )
+    others = [b for b in bodies(ctx.battle) if b.id != mech.id]
+    target, exited = move_toward_edge(
+        ctx.battle.battlefield,
+        mech.pos,
+        edge,
+        float(mech.speed),
+        mover_id=mech.id,
+        bodies=others,
+        radius=ctx.battle.options.base_radius,
+    )
+    inches = distance(mech.pos, target)
+    ctx.emit(
+        ev.MechMoved(
+            mech.id,
+            (mech.pos, target),
+            heading_to(mech.pos, target) if inches else mech.heading,
+            inches,
+            inches,
+            "leave",
+        )
+    )
+    if exited:
+        ctx.emit(ev.MechLeftTable(mech.id, edge))
+        remove(ctx, mech, Removal.LEFT_TABLE)
+
+
+def leave_battlefield(ctx: Ctx, mech: Mech, reason: str) -> None:
+    """Give the Leave the Battlefield result: lost for Mech Down at once, then move (§16.3.3)."""
+    if mech.removed is not None or mech.status is Status.LEAVE_BATTLEFIELD:
+        return
+    ctx.emit(ev.StatusChanged(mech.id, Status.LEAVE_BATTLEFIELD, reason))
+    queue_tests(ctx, mech_down_entries(ctx, mech))
+    if not mech.prone:  # a prone mech leaves after it stands (ruling D25)
+        leave_move(ctx, mech)
+
+
+def mech_down_entries(ctx: Ctx, downed: Mech) -> list[Frame]:
+    """Mech Down tests: friends within 4" and in LOS, of class >= the downed mech's (§16.2)."""
+    entries: list[Frame] = []
+    for friend in ctx.battle.mechs_of(downed.side):
+        if friend.id == downed.id or friend.mech_class < downed.mech_class:
+            continue
+        if distance(friend.pos, downed.pos) > MECH_DOWN_RADIUS:
+            continue
+        if line_between(ctx.battle, friend, downed).visible:
+            entries.append({"mech": friend.id, "test": "mech_down", "causes": [downed.id]})
+    return entries
+
+
+def remove(ctx: Ctx, mech: Mech, reason: Removal) -> None:
+    """Remove a mech from play, queue Mech Down and appoint a successor leader (§12, §16.2)."""
+    if mech.removed is not None:
+        return
+    was_leaving = mech.status is Status.LEAVE_BATTLEFIELD
+    entries = [] if was_leaving else mech_down_entries(ctx, mech)
+    ctx.emit(ev.MechRemoved(mech.id, reason, mech.side, mech.mech_class))
+    queue_tests(ctx, entries)
+    if mech.rank is not None:
+        _succession(ctx, mech)
+
+
+def _succession(ctx: Ctx, lost: Mech) -> None:
+    """The highest-Rep pilot of the Team takes over; higher ranks pass to a Team Leader (§12.0)."""
+    friends = ctx.battle.mechs_of(lost.side)
+    team = [m for m in friends if m.team == lost.team and m.rank is None]
+    if team:
+        heir = max(team, key=lambda m: (m.rep, -m.id))
+        ctx.emit(ev.LeaderAppointed(heir.id, Rank.TEAM_LEADER.value, lost.id))
+    if lost.rank is not None and lost.rank is not Rank.TEAM_LEADER:
+        leaders = [m for m in friends if m.rank is Rank.TEAM_LEADER]
+        if leaders:
+            heir = min(leaders, key=lambda m: (m.team, m.id))  # 1st, then 2nd ... (§12.0)
+            ctx.emit(ev.LeaderAppointed(heir.id, lost.rank.value, lost.id))
+
+
+def pilot_killed(ctx: Ctx, mech: Mech, how: str) -> None:
+    """Pilot dead: a Star (or Hard as Nails, once) cheats death instead (§9.2, §9.6.4)."""
+    via = None
+    if mech.pilot.star:
+        via = "star"
+    elif Attribute.HARD_AS_NAILS in mech.pilot.attributes and not mech.hard_as_nails_used:
+        via = "hard_as_nails"
+    if via is not None:
+        ctx.emit(ev.CheatedDeath(mech.id, mech.rep - 1, via))
+        remove(ctx, mech, Removal.CHEATED_DEATH)
+    else:
+        remove(ctx, mech, Removal.DESTROYED)
+
+
+def pilot_test(ctx: Ctx, mech: Mech) -> None:
+    """Pilot Test: 1d6 vs Rep; failing knocks the mech down and costs 1 Rep (§17.4.3.1)."""
+    rep = pilot_test_rep(mech.rep, mech.pilot.attributes)
+    faces = ctx.dice.roll(1)
+    rerolled: tuple[int, ...] = ()
+    if passed_dice(faces, rep) == 0 and _may_use_lucky(ctx, mech):
+        rerolled, faces = faces, ctx.dice.roll(1)
+        ctx.emit(ev.LuckyReroll(mech.id, "pilot_test", rerolled, faces))
+    passed = passed_dice(faces, rep) > 0
+    resilient = (
+        not passed and Attribute.RESILIENT in mech.pilot.attributes and not mech.resilient_used
+    )
+    rep_after = mech.rep if passed or resilient else mech.rep - 1
+    ctx.emit(
+        ev.PilotTested(mech.id, faces[0], rep, passed, not passed, rep_after, resilient, rerolled)
+    )
+
+
+def _may_use_lucky(ctx: Ctx, mech: Mech) -> bool:
+    return (
+        ctx.battle.options.lucky == "auto"
+        and Attribute.LUCKY in mech.pilot.attributes
+        and not mech.lucky_used
+    )
+
+
+def may_use_lucky(ctx: Ctx, mech: Mech) -> bool:
+    """Lucky (auto policy): one re-roll per mission of a failed key roll (ruling D26)."""
+    return _may_use_lucky(ctx, mech)
+
+
+def critical_hit(ctx: Ctx, mech: Mech, location: Location) -> None:
+    """Resolve a critical hit at ``location`` and apply it immediately (§17.4.3)."""
+    kind = critical_kind(ctx.rules, location, mech.armor_at(location))
+    dice: Dice = ctx.dice
+    faces: tuple[int, ...] = ()
+    lost: tuple[int, ...] = ()
+    removal: Removal | None = None
+    speed = mech.speed
+    if kind is CriticalKind.ARM_BLOWN_OFF:
+        lost = tuple(i for i, item in enumerate(mech.design.items) if item.location is location)
+    elif kind in (CriticalKind.ARM_WEAPON_LOST, CriticalKind.RANDOM_ITEM_LOST):
+        pool = [
+            i
+            for i, item in enumerate(mech.design.items)
+            if i not in mech.inoperable
+            and (kind is CriticalKind.RANDOM_ITEM_LOST or item.location is location)
+            and (kind is CriticalKind.RANDOM_ITEM_LOST or item.is_weapon)
+        ]
+        if pool:
+            index, faces = roll_index(dice, len(pool))
+            lost = (pool[index],)
+    elif kind is CriticalKind.CHEST_ROLL:
+        faces = dice.roll(1)
+        removal = chest_explosion(ctx.rules, faces[0])
+    elif kind in (CriticalKind.GUT_INOPERABLE, CriticalKind.LEG_BLOWN_OFF):
+        removal = Removal.INOPERABLE
+    elif kind is CriticalKind.HEAD_BLOWN_OFF:
+        removal = Removal.DESTROYED
+    elif kind is CriticalKind.LEG_SPEED_HALVED:
+        speed = halved_speed(mech.speed)
+    ctx.emit(
+        ev.CriticalHit(
+            mech.id, location, kind.value, faces, lost[0] if lost else None, lost, speed, removal
+        )
+    )
+    if removal is Removal.DESTROYED:
+        pilot_killed(ctx, mech, kind.value)
+    elif removal is not None:
+        remove(ctx, mech, removal)
+    elif kind is CriticalKind.PILOT_TEST_HEAD or (
+        kind is CriticalKind.LEG_SPEED_HALVED and mech.speed > 0
+    ):
+        pilot_test(ctx, mech)

@@ -1,0 +1,388 @@
+"""*5150: No Quarter* events: one typed record per resolved rule (sections 14-18).
+
+Each event records the rule's inputs and the dice faces it used, so a battle's log can be
+audited and replayed. ``MechState``-changing events are written into the battle only by
+:meth:`wargym.rules.no_quarter.state.Battle.apply`. The schema is documented in
+``docs/events.md``; every event serialises as ``{"type": <class name>, ...fields}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wargym.rules.events import Event, EventRegistry
+from wargym.rules.no_quarter.vocab import (
+    Aspect,
+    Location,
+    MeleeAttack,
+    ReactionResult,
+    ReactionTest,
+    Removal,
+    Side,
+    Status,
+)
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class TurnStarted(Event):
+    """A new turn begins; inches moved are reset (§14.0, ruling D7)."""
+
+    turn: int
+
+
+@dataclass(frozen=True)
+class ActivationRolled(Event):
+    """Both sides rolled their activation d6; doubles are re-rolled (§14.0)."""
+
+    blue: int
+    red: int
+    rerolled: tuple[tuple[int, int], ...]
+    first: Side
+
+
+@dataclass(frozen=True)
+class GroupsFormed(Event):
+    """Groups recomputed at the start of a side's activation phase (§13.2, ruling D30)."""
+
+    side: Side
+    groups: tuple[tuple[int, ...], ...]
+    leaders: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class LeaderAppointed(Event):
+    """A leader was lost and his successor took over (§12.0)."""
+
+    mech: int
+    rank: str
+    replaces: int
+
+
+@dataclass(frozen=True)
+class GroupActivated(Event):
+    """A group activates on its leader's activation Rep (§14.0)."""
+
+    side: Side
+    leader: int
+    members: tuple[int, ...]
+    activation_rep: int
+    die: int
+
+
+@dataclass(frozen=True)
+class GroupSkipped(Event):
+    """The owner chose not to activate an eligible group, or it was not eligible (§14.0)."""
+
+    side: Side
+    leader: int
+    eligible: bool
+
+
+@dataclass(frozen=True)
+class MechMoved(Event):
+    """A mech moved along ``path`` (§15.2); ``cost`` is the allowance spent."""
+
+    mech: int
+    path: tuple[Point, ...]
+    heading: float
+    cost: float
+    inches: float
+    kind: str
+    """``voluntary``, ``reverse``, ``jump``, ``free`` (In Sight), ``duck_back``, ``leave``, ``charge``."""
+
+
+@dataclass(frozen=True)
+class MechFaced(Event):
+    """A mech changed its leg heading and/or torso twist (§6.2, §6.2.1)."""
+
+    mech: int
+    heading: float
+    twist: int
+
+
+@dataclass(frozen=True)
+class MechLeftTable(Event):
+    """A Leaving mech crossed the table edge and is removed (§16.3.3, ruling D10)."""
+
+    mech: int
+    edge: str
+
+
+@dataclass(frozen=True)
+class StoodUp(Event):
+    """A prone mech spent its activation standing up (§15.2.3, ruling D25)."""
+
+    mech: int
+
+
+@dataclass(frozen=True)
+class InSightTaken(Event):
+    """An In Sight test between a moving and a non-moving group (§16.1.3)."""
+
+    moving_leader: int
+    moving_faces: tuple[int, ...]
+    moving_successes: int
+    nonmoving_leader: int
+    nonmoving_faces: tuple[int, ...]
+    nonmoving_successes: int
+    moving_wins: bool
+
+
+@dataclass(frozen=True)
+class InSightAction(Event):
+    """What an In Sight winner does: fire, charge, duck back or carry on (§16.1.4)."""
+
+    mech: int
+    action: str
+
+
+@dataclass(frozen=True)
+class ShotFired(Event):
+    """One weapon's Ranged Combat roll (§17.4): 1d6 + Rep against the table."""
+
+    shooter: int
+    weapon: int
+    target: int
+    face: int
+    rep: int
+    total: int
+    target_index: int
+    rush_shot: bool
+    shooter_fast: bool
+    target_fast: bool
+    target_in_cover: bool
+    target_prone: bool
+    hit: bool
+    rerolled: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class HitLocated(Event):
+    """Hit location of one shot (§17.4.1) or melee blow (§18.3.1)."""
+
+    target: int
+    faces: tuple[int, ...]
+    location: Location
+    protected: bool
+    alternatives: tuple[Location, ...] = ()
+
+
+@dataclass(frozen=True)
+class DamageRolled(Event):
+    """2d6 against Impact (§17.4.2) or the success margin (§18.3.2)."""
+
+    target: int
+    location: Location
+    faces: tuple[int, int]
+    versus: int
+    passed: int
+    armor_before: int
+    armor_after: int
+    critical: bool
+    melee: bool
+
+
+@dataclass(frozen=True)
+class CriticalHit(Event):
+    """A critical hit and its effect (§17.4.3); ``face`` is the chest/random-item roll if any."""
+
+    mech: int
+    location: Location
+    kind: str
+    faces: tuple[int, ...]
+    item_lost: int | None
+    items_lost: tuple[int, ...]
+    speed_after: int
+    removal: Removal | None
+
+
+@dataclass(frozen=True)
+class PilotTested(Event):
+    """Pilot Test: 1d6 against Rep (Agile +1, Slow -1) (§17.4.3.1)."""
+
+    mech: int
+    face: int
+    rep: int
+    passed: bool
+    knocked_down: bool
+    rep_after: int
+    resilient_used: bool
+    rerolled: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class MechRemoved(Event):
+    """A mech left play: destroyed, inoperable, off the table or Cheating Death (§17.4.3)."""
+
+    mech: int
+    reason: Removal
+    side: Side
+    mech_class: int
+
+
+@dataclass(frozen=True)
+class CheatedDeath(Event):
+    """A Star cheated death: removed alive, Rep -1, mech lost (§9.2)."""
+
+    mech: int
+    rep_after: int
+    via: str
+
+
+@dataclass(frozen=True)
+class ReactionTaken(Event):
+    """One mech's reaction test and its result (§16.2)."""
+
+    mech: int
+    test: ReactionTest
+    causes: tuple[int, ...]
+    faces: tuple[int, ...]
+    rep: int
+    passed: int
+    free_will: bool
+    results: tuple[ReactionResult, ...]
+    result: ReactionResult
+    rep_change: int
+    outgunned: tuple[bool, ...]
+    in_range: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class StatusChanged(Event):
+    """A mech's status changed (§16.3)."""
+
+    mech: int
+    status: Status
+    reason: str
+
+
+@dataclass(frozen=True)
+class RepChanged(Event):
+    """A pilot's Rep changed for the rest of the mission (§16.2 "Rep -1", §17.4.3.1)."""
+
+    mech: int
+    rep: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class ChargeDeclared(Event):
+    """A mech declared a charge and moved to 3" from its target (§18.2)."""
+
+    charger: int
+    target: int
+    aspect: Aspect
+
+
+@dataclass(frozen=True)
+class ChargeTested(Event):
+    """The Charge into Melee test of charger and target (§18.2.1)."""
+
+    charger: int
+    target: int
+    charger_faces: tuple[int, ...]
+    charger_passed: int
+    target_faces: tuple[int, ...]
+    target_passed: int
+    target_dice: int
+    outcome: str
+    reused_target_roll: bool
+
+
+@dataclass(frozen=True)
+class MeleeDeclared(Event):
+    """Punch or kick and the limb used, declared for a melee round (§18.3, ruling D33)."""
+
+    mech: int
+    attack: MeleeAttack
+    limb: Location
+
+
+@dataclass(frozen=True)
+class MeleeRound(Event):
+    """One melee round: successes of both, winner and margin (§18.3)."""
+
+    attacker: int
+    defender: int
+    attacker_faces: tuple[int, ...]
+    attacker_successes: int
+    defender_faces: tuple[int, ...]
+    defender_successes: int
+    winner: int | None
+    margin: int
+
+
+@dataclass(frozen=True)
+class ItemDisabled(Event):
+    """A weapon or item became inoperable (critical hit or limb loss) (§17.4.3)."""
+
+    mech: int
+    items: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class FlameLaid(Event):
+    """A flamer shot left a flame template on the table (§10.4.2, ruling D27)."""
+
+    shooter: int
+    start: Point
+    end: Point
+
+
+@dataclass(frozen=True)
+class LuckyReroll(Event):
+    """A Lucky pilot re-rolled one result this mission (§9.6.4, ruling D26)."""
+
+    mech: int
+    what: str
+    old: tuple[int, ...]
+    new: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BattleEnded(Event):
+    """The battle ended: a side has no mech left, or the turn limit (ruling D37)."""
+
+    winner: Side | None
+    reason: str
+    turn: int
+
+
+NO_QUARTER_EVENTS = EventRegistry(
+    [
+        TurnStarted,
+        ActivationRolled,
+        GroupsFormed,
+        LeaderAppointed,
+        GroupActivated,
+        GroupSkipped,
+        MechMoved,
+        MechFaced,
+        MechLeftTable,
+        StoodUp,
+        InSightTaken,
+        InSightAction,
+        ShotFired,
+        HitLocated,
+        DamageRolled,
+        CriticalHit,
+        PilotTested,
+        MechRemoved,
+        CheatedDeath,
+        ReactionTaken,
+        StatusChanged,
+        RepChanged,
+        ChargeDeclared,
+        ChargeTested,
+        MeleeDeclared,
+        MeleeRound,
+        ItemDisabled,
+        FlameLaid,
+        LuckyReroll,
+        BattleEnded,
+    ]
+)
+"""Every No Quarter event class, for deserialising logs."""

@@ -1,0 +1,272 @@
+"""Firing: weapon assignment and the resolution of one firing (§15.1, §17.3-§17.4, ruling D18).
+
+A *fire* frame serves Active Fire, In Sight fire, reaction fire (Fire / Rush Shot at the
+cause) and fire during a Charge into Melee test. Active and In Sight fire assign one weapon
+at a time (consecutive decisions); reaction and charge fire use every weapon that reaches
+the cause. All weapons are then resolved in order, and every target takes one set of tests.
+"""
+
+from __future__ import annotations
+
+from wargym.rules.no_quarter import events as ev
+from wargym.rules.no_quarter.actions import Action, AssignFire, DecisionKind, EndFire
+from wargym.rules.no_quarter.consequences import critical_hit, duck_back, queue_tests
+from wargym.rules.no_quarter.data import NoQuarterRules
+from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
+from wargym.rules.no_quarter.perception import (
+    TWISTS,
+    able_to_fire,
+    engaged_with,
+    in_cover_from,
+    is_fast_moving,
+    line_between,
+    weapon_can_engage,
+)
+from wargym.rules.no_quarter.ranged_combat import (
+    better_location,
+    hit_location,
+    ranged_damage,
+    ranged_rep,
+    to_hit,
+)
+from wargym.rules.no_quarter.state import Battle, Mech
+from wargym.rules.no_quarter.terrain import protected_locations
+from wargym.rules.no_quarter.vocab import Attribute, ItemType
+
+Assignment = tuple[int, int]
+
+
+def fire_frame(
+    shooter: int,
+    mode: str,
+    *,
+    targets: list[int] | None = None,
+    cause: int | None = None,
+    rush: bool = False,
+) -> Frame:
+    """A new fire frame; ``mode`` is active, in_sight, reaction or charge."""
+    return {
+        "kind": "fire",
+        "shooter": shooter,
+        "mode": mode,
+        "targets": targets,
+        "cause": cause,
+        "rush": rush,
+        "assigned": [],
+        "twist": None,
+    }
+
+
+def _candidates(battle: Battle, frame: Frame) -> list[Mech]:
+    shooter = battle.mechs[frame["shooter"]]
+    allowed = frame["targets"]
+    return [
+        enemy
+        for enemy in battle.mechs_of(shooter.side.other)
+        if allowed is None or enemy.id in allowed
+    ]
+
+
+def _twists(frame: Frame) -> tuple[int, ...]:
+    return TWISTS if frame["twist"] is None else (frame["twist"],)
+
+
+def _engageable(battle: Battle, frame: Frame, weapon: int) -> list[int]:
+    shooter = battle.mechs[frame["shooter"]]
+    return [
+        target.id
+        for target in _candidates(battle, frame)
+        if any(weapon_can_engage(battle, shooter, weapon, target, t) for t in _twists(frame))
+    ]
+
+
+def fire_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Action]:
+    """Weapon-to-target assignments allowed now, plus finishing (§17.3, ruling D14)."""
+    shooter = battle.mechs[frame["shooter"]]
+    used = {w for w, _ in frame["assigned"]}
+    chosen = [t for _, t in frame["assigned"]]
+    options: list[Action] = []
+    if able_to_fire(shooter) and not engaged_with(battle, shooter):
+        for weapon in shooter.operable_ranged_weapons:
+            if weapon in used:
+                continue
+            reachable = _engageable(battle, frame, weapon)
+            fresh = [t for t in reachable if t not in chosen]
+            spread = battle.options.spread_fire_rule == "per_shooter"
+            allowed = fresh if (spread and fresh) else reachable
+            options.extend(AssignFire(shooter.id, weapon, t) for t in allowed)
+    options.append(EndFire(shooter.id))
+    return options
+
+
+def fire_step(ctx: Ctx, frame: Frame) -> None:
+    """Assign weapons (automatically for reaction and charge fire), then resolve."""
+    battle = ctx.battle
+    shooter = battle.mechs[frame["shooter"]]
+    if frame["mode"] in ("reaction", "charge") and not frame["assigned"]:
+        cause = battle.mechs[frame["cause"]]
+        for twist in TWISTS:  # twist the torso if needed (§15.2.4.3)
+            weapons = [
+                w
+                for w in shooter.operable_ranged_weapons
+                if weapon_can_engage(battle, shooter, w, cause, twist)
+            ]
+            if weapons and able_to_fire(shooter):
+                _set_twist(ctx, shooter, twist, frame)
+                frame["assigned"] = [[w, cause.id] for w in weapons]
+                break
+        resolve_firing(ctx, frame)
+        return
+    options = fire_options(battle, ctx.rules, frame)
+    if len(options) == 1:
+        resolve_firing(ctx, frame)
+    else:
+        ctx.ask(shooter.side, DecisionKind.ASSIGN_FIRE, shooter.id)
+
+
+def fire_act(ctx: Ctx, frame: Frame, action: Action) -> None:
+    """Record one assignment, or resolve the firing on EndFire."""
+    if isinstance(action, EndFire):
+        resolve_firing(ctx, frame)
+        return
+    assert isinstance(action, AssignFire)
+    battle = ctx.battle
+    shooter, target = battle.mechs[action.mech], battle.mechs[action.target]
+    if frame["twist"] is None:
+        twist = next(
+            t for t in TWISTS if weapon_can_engage(battle, shooter, action.weapon, target, t)
+        )
+        _set_twist(ctx, shooter, twist, frame)
+    frame["assigned"].append([action.weapon, action.target])
+
+
+def _set_twist(ctx: Ctx, shooter: Mech, twist: int, frame: Frame) -> None:
+    frame["twist"] = twist
+    if shooter.twist != twist:
+        ctx.emit(ev.MechFaced(shooter.id, shooter.heading, twist))
+
+
+def resolve_firing(ctx: Ctx, frame: Frame) -> None:
+    """Resolve every assigned weapon, then queue one set of tests per target (ruling D18)."""
+    battle = ctx.battle
+    shooter = battle.mechs[frame["shooter"]]
+    frame["collect"] = []
+    if frame["mode"] in ("active", "in_sight"):
+        shooter.fired_this_activation = True
+    tests: dict[int, set[str]] = {}
+    order: list[int] = []
+    for weapon, target_id in frame["assigned"]:
+        target = battle.mechs[target_id]
+        if target.removed is not None or shooter.removed is not None:
+            continue
+        if target_id not in order:
+            order.append(target_id)
+        _resolve_weapon(ctx, frame, shooter, weapon, target, order.index(target_id) + 1, tests)
+    collected = frame.pop("collect")
+    ctx.pop(frame)
+    if frame["mode"] == "charge":
+        queue_tests(ctx, collected)  # no reaction tests for charge fire (§18.2.1)
+        return
+    entries = [
+        {"mech": t, "test": test, "causes": [shooter.id]}
+        for t, names in tests.items()
+        for test in ("fired_on", "takes_damage")
+        if test in names and battle.mechs[t].removed is None
+    ]
+    queue_tests(ctx, entries + collected)
+
+
+def _resolve_weapon(
+    ctx: Ctx,
+    frame: Frame,
+    shooter: Mech,
+    weapon: int,
+    target: Mech,
+    index: int,
+    tests: dict[int, set[str]],
+) -> None:
+    """One Ranged Combat roll and, on a hit, each shot's location and damage (§17.4)."""
+    battle, rules = ctx.battle, ctx.rules
+    item = shooter.design.items[weapon]
+    attributes = shooter.pilot.attributes
+    line = line_between(battle, shooter, target)
+    cover = in_cover_from(battle, shooter, target)
+    (face,) = ctx.dice.roll(1)
+    rep = ranged_rep(shooter.rep, attributes)
+    crack = Attribute.CRACK_SHOT in attributes
+    hit = to_hit(
+        rules,
+        rep + face,
+        shooter_fast_moving=is_fast_moving(shooter),
+        rush_shot=bool(frame["rush"]),
+        target_in_cover=cover,
+        target_prone=target.prone,
+        target_fast_moving=is_fast_moving(target),
+        target_index=index,
+        crack_shot=crack,
+    )
+    ctx.emit(
+        ev.ShotFired(
+            shooter.id,
+            weapon,
+            target.id,
+            face,
+            rep,
+            rep + face,
+            index,
+            bool(frame["rush"]),
+            is_fast_moving(shooter),
+            is_fast_moving(target),
+            cover,
+            target.prone,
+            hit,
+        )
+    )
+    if item.item is ItemType.FLAMER:
+        ctx.emit(ev.FlameLaid(shooter.id, shooter.pos, target.pos))
+    if not hit:
+        tests.setdefault(target.id, set()).add("fired_on")
+        return
+    protected = protected_locations(battle.battlefield, line, target.pos, target.heading)
+    for _shot in range(item.target):
+        if target.removed is not None:
+            return
+        faces = ctx.dice.roll(2)
+        location = hit_location(rules, (faces[0], faces[1]))
+        alternatives: tuple = ()
+        if Attribute.MARKSMAN in attributes:  # roll twice, keep the better (§9.6.4)
+            again = ctx.dice.roll(2)
+            other = hit_location(rules, (again[0], again[1]))
+            alternatives = (location, other)
+            faces = faces + again
+            location = better_location(location, other)
+        shielded = location in protected or location in target.lost_limbs  # ruling D19
+        ctx.emit(ev.HitLocated(target.id, faces, location, shielded, alternatives))
+        if shielded:
+            tests.setdefault(target.id, set()).add("fired_on")
+            continue
+        dmg_faces = ctx.dice.roll(2)
+        before = target.armor_at(location)
+        outcome = ranged_damage(rules, (dmg_faces[0], dmg_faces[1]), item.impact, before)
+        ctx.emit(
+            ev.DamageRolled(
+                target.id,
+                location,
+                (dmg_faces[0], dmg_faces[1]),
+                item.impact,
+                outcome.passed,
+                before,
+                outcome.armor_after,
+                outcome.critical,
+                False,
+            )
+        )
+        if outcome.armor_loss > 0:
+            tests.setdefault(target.id, set()).add("takes_damage")
+        if outcome.critical:
+            critical_hit(ctx, target, location)
+        if outcome.duck_back and target.removed is None:
+            duck_back(ctx, target, shooter, "ranged damage pass 0")  # no test (§17.4.2)
+
+
+FIRE = FunctionHandler(fire_step, fire_options, fire_act)

@@ -1,0 +1,273 @@
+"""One mech's activation (§15.0, §15.2, rulings D6, D25, D33).
+
+Stages: *begin* (a ducked-back mech returns to Carry On, a prone one stands up, an engaged one
+fights), *action* (fire first, move, reverse, jump, stay and turn, or charge), *continue*
+(after an In Sight paused the move), *after* (Active Fire if not taken yet).
+"""
+
+from __future__ import annotations
+
+import math
+
+from wargym.rules.no_quarter import events as ev
+from wargym.rules.no_quarter.actions import (
+    Action,
+    Charge,
+    DecisionKind,
+    FightMech,
+    FireFirst,
+    Move,
+    Stay,
+)
+from wargym.rules.no_quarter.data import NoQuarterRules
+from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
+from wargym.rules.no_quarter.flow_fire import fire_frame, fire_options
+from wargym.rules.no_quarter.flow_melee import charge_frame, melee_frame
+from wargym.rules.no_quarter.flow_move import walk
+from wargym.rules.no_quarter.geometry import angle_between, distance, heading_to, step_toward
+from wargym.rules.no_quarter.perception import (
+    CHARGE_STAGE,
+    able_to_fire,
+    bodies,
+    engaged_with,
+    line_between,
+)
+from wargym.rules.no_quarter.state import Battle, Mech
+from wargym.rules.no_quarter.terrain import move_candidates, path_cost, path_problem
+from wargym.rules.no_quarter.vocab import Status
+
+HEADINGS = tuple(float(h) for h in range(0, 360, 45))
+"""Facings offered when staying in place (turning is free, ruling D2)."""
+REVERSE_FRACTION = 0.25
+"""Reverse moves cover at most a quarter of Speed (§15.2.2, ruling D23)."""
+
+
+def mech_frame(mech: int) -> Frame:
+    """A new activation of ``mech``."""
+    return {
+        "kind": "mech",
+        "mech": mech,
+        "stage": "begin",
+        "spent": 0.0,
+        "moved": False,
+        "fired": False,
+    }
+
+
+def _allowance(mech: Mech, frame: Frame) -> float:
+    return max(0.0, float(mech.speed) - float(frame["spent"]))
+
+
+def _can_fire_now(battle: Battle, rules: NoQuarterRules, mech: Mech) -> bool:
+    if mech.fired_this_activation or not able_to_fire(mech) or engaged_with(battle, mech):
+        return False
+    probe = fire_frame(mech.id, "active")
+    return len(fire_options(battle, rules, probe)) > 1
+
+
+def mech_step(ctx: Ctx, frame: Frame) -> None:
+    """Advance the activation or ask for the mech's action."""
+    battle = ctx.battle
+    mech = battle.mechs[frame["mech"]]
+    stage = frame["stage"]
+    if stage == "begin":
+        if mech.removed is not None or mech.status is Status.LEAVE_BATTLEFIELD:
+            ctx.pop(frame)
+            return
+        if mech.status is Status.DUCK_BACK:
+            ctx.emit(ev.StatusChanged(mech.id, Status.CARRY_ON, "next activation"))
+        if mech.prone:
+            ctx.emit(ev.StoodUp(mech.id))  # the whole activation (§15.2.3)
+            ctx.pop(frame)
+            return
+        foes = engaged_with(battle, mech)
+        if foes:
+            if len(foes) == 1:
+                ctx.pop(frame)
+                ctx.push(_melee(mech.id, foes[0]))
+            else:
+                frame["stage"] = "fight"
+                ctx.ask(mech.side, DecisionKind.MELEE_TARGET, mech.id)
+            return
+        frame["stage"] = "action"
+    if mech.removed is not None or mech.status is not Status.CARRY_ON or mech.prone:
+        ctx.pop(frame)  # ducked back or worse: the activation ends (§15.2.4.1)
+        return
+    if frame["stage"] in ("action", "continue"):
+        kind = (
+            DecisionKind.MECH_ACTION if frame["stage"] == "action" else (DecisionKind.CONTINUE_MOVE)
+        )
+        ctx.ask(mech.side, kind, mech.id)
+        return
+    if frame["stage"] == "after":
+        frame["stage"] = "end"
+        if _can_fire_now(battle, ctx.rules, mech):
+            ctx.push(fire_frame(mech.id, "active"))
+        return
+    ctx.pop(frame)
+
+
+def _melee(attacker: int, defender: int) -> Frame:
+    return melee_frame(attacker, defender)
+
+
+def _moves(battle: Battle, mech: Mech, frame: Frame) -> list[Action]:
+    allowance = _allowance(mech, frame)
+    if allowance <= 0 or mech.speed <= 0:
+        return []
+    others = [b for b in bodies(battle) if b.id != mech.id]
+    radius = battle.options.base_radius
+    found = move_candidates(
+        battle.battlefield,
+        mech.pos,
+        allowance=allowance,
+        mover_id=mech.id,
+        bodies=others,
+        radius=radius,
+        directions=battle.options.move_directions,
+        fractions=battle.options.move_fractions,
+    )
+    options: list[Action] = [Move(mech.id, _round(p)) for p in found]
+    if not frame["moved"]:
+        back = (mech.heading + 180.0) % 360.0
+        rev = min(allowance, mech.speed * REVERSE_FRACTION)
+        if rev > 0:
+            for p in move_candidates(
+                battle.battlefield,
+                mech.pos,
+                allowance=rev,
+                mover_id=mech.id,
+                bodies=others,
+                radius=radius,
+                directions=battle.options.move_directions,
+                fractions=(1.0,),
+            ):
+                if angle_between(heading_to(mech.pos, p), back) <= 90.0:
+                    options.append(Move(mech.id, _round(p), reverse=True))
+    if mech.has_jump_jets:
+        reachable = {m.to for m in options if isinstance(m, Move)}
+        for k in range(battle.options.move_directions):
+            angle = 2 * math.pi * k / battle.options.move_directions
+            for fraction in battle.options.move_fractions:
+                reach = allowance * fraction
+                p = _round(
+                    (mech.pos[0] + reach * math.cos(angle), mech.pos[1] + reach * math.sin(angle))
+                )
+                if p in reachable:
+                    continue
+                action = Move(mech.id, p, jump=True)
+                if move_problem(battle, mech, frame, action) is None:
+                    options.append(action)
+    return options
+
+
+def _round(p: tuple[float, float]) -> tuple[float, float]:
+    return (round(p[0], 3), round(p[1], 3))
+
+
+def move_problem(battle: Battle, mech: Mech, frame: Frame, action: Move) -> str | None:
+    """Why ``action`` is not a legal move now, or None (§15.2, ruling D5)."""
+    allowance = _allowance(mech, frame)
+    if mech.speed <= 0:
+        return "the mech cannot move (Speed 0)"
+    if action.reverse:
+        if frame["moved"]:
+            return "a reverse must start standing still (§15.2.2)"
+        allowance = min(allowance, mech.speed * REVERSE_FRACTION)
+        back = (mech.heading + 180.0) % 360.0
+        if angle_between(heading_to(mech.pos, action.to), back) > 90.0:
+            return "a reverse moves backwards, keeping the facing (§15.2.2)"
+    if action.jump and not mech.has_jump_jets:
+        return "no operable jump jets (§10.6.1)"
+    others = [b for b in bodies(battle) if b.id != mech.id]
+    path = [mech.pos, action.to]
+    jump = 0 if action.jump else None
+    problem = path_problem(
+        battle.battlefield,
+        path,
+        mover_id=mech.id,
+        bodies=others,
+        radius=battle.options.base_radius,
+        jump_segment=jump,
+    )
+    if problem is not None:
+        return problem
+    cost = path_cost(battle.battlefield, path, jump_segment=jump)
+    if cost > allowance + 1e-6:
+        return f'costs {cost:.2f}" but only {allowance:.2f}" of movement is left'
+    return None
+
+
+def charge_targets(battle: Battle, mech: Mech, frame: Frame) -> list[int]:
+    """Enemies in clear LOS with a reachable point 3" away (§18.2)."""
+    if mech.prone or mech.speed <= 0 or engaged_with(battle, mech):
+        return []
+    allowance = _allowance(mech, frame)
+    others = [b for b in bodies(battle) if b.id != mech.id]
+    targets = []
+    for enemy in battle.mechs_of(mech.side.other):
+        gap = distance(mech.pos, enemy.pos)
+        if gap - CHARGE_STAGE > allowance or not line_between(battle, mech, enemy).visible:
+            continue
+        stage = step_toward(enemy.pos, mech.pos, CHARGE_STAGE) if gap > CHARGE_STAGE else mech.pos
+        blockers = [b for b in others if b.id != enemy.id]
+        if (
+            stage != mech.pos
+            and path_problem(
+                battle.battlefield,
+                [mech.pos, stage],
+                mover_id=mech.id,
+                bodies=blockers,
+                radius=battle.options.base_radius,
+            )
+            is not None
+        ):
+            continue
+        targets.append(enemy.id)
+    return targets
+
+
+def mech_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Action]:
+    """The mech's legal options at this stage (§15.0)."""
+    mech = battle.mechs[frame["mech"]]
+    if frame["stage"] == "fight":
+        return [FightMech(mech.id, foe) for foe in engaged_with(battle, mech)]
+    options: list[Action] = []
+    if frame["stage"] == "action" and _can_fire_now(battle, rules, mech):
+        options.append(FireFirst(mech.id))
+    options.append(Stay(mech.id))
+    if frame["stage"] == "action":
+        options.extend(Stay(mech.id, h) for h in HEADINGS if angle_between(h, mech.heading) > 1)
+    options.extend(_moves(battle, mech, frame))
+    options.extend(Charge(mech.id, t) for t in charge_targets(battle, mech, frame))
+    return options
+
+
+def mech_act(ctx: Ctx, frame: Frame, action: Action) -> None:
+    """Carry out the mech's chosen option."""
+    battle = ctx.battle
+    mech = battle.mechs[frame["mech"]]
+    if isinstance(action, FightMech):
+        ctx.pop(frame)
+        ctx.push(_melee(mech.id, action.target))
+    elif isinstance(action, FireFirst):
+        ctx.push(fire_frame(mech.id, "active"))
+    elif isinstance(action, Stay):
+        if action.heading is not None:
+            ctx.emit(ev.MechFaced(mech.id, action.heading % 360.0, mech.twist))
+        frame["stage"] = "after"
+    elif isinstance(action, Charge):
+        ctx.pop(frame)
+        ctx.push(charge_frame(mech.id, action.target))
+    elif isinstance(action, Move):
+        heading = mech.heading if action.reverse else heading_to(mech.pos, action.to)
+        kind = "reverse" if action.reverse else ("jump" if action.jump else "voluntary")
+        frame["moved"] = True
+        spent, interrupted = walk(ctx, mech, action.to, heading, kind, jump=action.jump)
+        frame["spent"] = float(frame["spent"]) + spent
+        if action.reverse:
+            frame["spent"] = float(mech.speed)  # a reverse takes the whole move (§15.2.2)
+        frame["stage"] = "continue" if interrupted else "after"
+
+
+MECH = FunctionHandler(mech_step, mech_options, mech_act)

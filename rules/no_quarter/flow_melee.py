@@ -1,0 +1,286 @@
+"""Charge into Melee and melee combat in play (§18.2-§18.3, ruling D33).
+
+A *charge* frame moves the charger to 3" from its target, takes the Charge into Melee test
+(a target charged by several mechs in one In Sight rolls once, §18.2.1), lets the target fire
+as the test says (no reaction tests), then moves the charger into contact and starts a
+*melee* frame. A melee frame runs rounds (declarations are decisions of each side, the
+defender's being a reaction decision) until a winner's damage roll passes at least 1d6.
+"""
+
+from __future__ import annotations
+
+from wargym.rules.dice import passed_dice, successes
+from wargym.rules.no_quarter import events as ev
+from wargym.rules.no_quarter.actions import Action, DecisionKind, DeclareMelee
+from wargym.rules.no_quarter.consequences import critical_hit, queue_tests
+from wargym.rules.no_quarter.data import NoQuarterRules
+from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, nearest_frame
+from wargym.rules.no_quarter.flow_fire import fire_frame
+from wargym.rules.no_quarter.geometry import aspect, distance, heading_to, step_toward
+from wargym.rules.no_quarter.melee import (
+    ChargeOutcome,
+    charge_outcome,
+    charge_target_dice,
+    limb_damage,
+    melee_damage,
+    melee_dice,
+    melee_hit_location,
+)
+from wargym.rules.no_quarter.perception import CHARGE_STAGE, in_cover_from
+from wargym.rules.no_quarter.state import Battle, Mech
+from wargym.rules.no_quarter.terrain import path_cost
+from wargym.rules.no_quarter.vocab import ItemType, Location, MeleeAttack, Status
+
+MAX_TIED_ROUNDS = 50
+"""Safety valve: after this many tied rounds in a row the exchange ends without a winner."""
+
+
+def charge_frame(charger: int, target: int) -> Frame:
+    """A new charge of ``charger`` at ``target`` (§18.2)."""
+    return {"kind": "charge", "charger": charger, "target": target, "stage": "declare"}
+
+
+def melee_frame(attacker: int, defender: int, *, jump_attack: bool = False) -> Frame:
+    """A new melee exchange between an attacker and a defender (§18.3)."""
+    return {
+        "kind": "melee",
+        "attacker": attacker,
+        "defender": defender,
+        "jump": jump_attack,
+        "decl": {},
+        "stage": "declare",
+        "ties": 0,
+    }
+
+
+def charge_step(ctx: Ctx, frame: Frame) -> None:
+    """Stage, test, target fire, contact, melee (§18.2.1)."""
+    battle = ctx.battle
+    charger, target = battle.mechs[frame["charger"]], battle.mechs[frame["target"]]
+    if charger.removed is not None or target.removed is not None:
+        ctx.pop(frame)
+        return
+    if frame["stage"] == "declare":
+        start = charger.pos
+        stage = step_toward(target.pos, charger.pos, CHARGE_STAGE)
+        if distance(charger.pos, target.pos) <= CHARGE_STAGE:
+            stage = charger.pos
+        side_on = aspect(target.pos, target.heading, start, stage)
+        if stage != charger.pos:
+            cost = path_cost(battle.battlefield, [charger.pos, stage])
+            ctx.emit(
+                ev.MechMoved(
+                    charger.id,
+                    (charger.pos, stage),
+                    heading_to(stage, target.pos),
+                    cost,
+                    distance(charger.pos, stage),
+                    "charge",
+                )
+            )
+        ctx.emit(ev.ChargeDeclared(charger.id, target.id, side_on))
+        _charge_test(ctx, frame, charger, target, side_on)
+        frame["stage"] = "contact"
+        return
+    if frame["stage"] == "contact":
+        ctx.pop(frame)
+        if charger.prone or charger.speed <= 0:
+            return  # the charge fails only if the target's fire stopped the charger
+        contact = step_toward(target.pos, charger.pos, 2 * battle.options.base_radius)
+        ctx.emit(
+            ev.MechMoved(
+                charger.id,
+                (charger.pos, contact),
+                heading_to(contact, target.pos),
+                distance(charger.pos, contact),
+                distance(charger.pos, contact),
+                "charge",
+            )
+        )
+        ctx.push(melee_frame(charger.id, target.id, jump_attack=frame.get("jump", False)))
+
+
+def _charge_test(ctx: Ctx, frame: Frame, charger: Mech, target: Mech, side_on: object) -> None:
+    battle, rules = ctx.battle, ctx.rules
+    charger_faces = ctx.dice.roll(2)
+    charger_passed = passed_dice(charger_faces, charger.rep)
+    insight = nearest_frame(battle, "insight")
+    cache: dict[str, list[int]] = insight.setdefault("charge_rolls", {}) if insight else {}
+    key = str(target.id)
+    reused = key in cache
+    dice = charge_target_dice(
+        rules, target_in_cover=in_cover_from(battle, charger, target), aspect=side_on
+    )  # type: ignore[arg-type]
+    if reused:
+        target_faces = tuple(cache[key])
+    else:
+        target_faces = ctx.dice.roll(dice)
+        cache[key] = list(target_faces)
+    target_passed = passed_dice(target_faces, target.rep)
+    outcome = charge_outcome(charger_passed, target_passed)
+    ctx.emit(
+        ev.ChargeTested(
+            charger.id,
+            target.id,
+            charger_faces,
+            charger_passed,
+            target_faces,
+            target_passed,
+            dice,
+            outcome.value,
+            reused,
+        )
+    )
+    frame["jump"] = outcome is ChargeOutcome.TARGET_HOLDS_FIRE and charger.has_jump_jets
+    if outcome is not ChargeOutcome.TARGET_HOLDS_FIRE and target.status is not (
+        Status.LEAVE_BATTLEFIELD
+    ):
+        ctx.push(
+            fire_frame(
+                target.id,
+                "charge",
+                cause=charger.id,
+                rush=outcome is ChargeOutcome.TARGET_RUSH_SHOT,
+            )
+        )
+
+
+def _limbs(mech: Mech) -> list[DeclareMelee]:
+    options = []
+    for attack, limbs in (
+        (MeleeAttack.PUNCH, (Location.ARM_L, Location.ARM_R)),
+        (MeleeAttack.KICK, (Location.LEG_L, Location.LEG_R)),
+    ):
+        for limb in limbs:
+            if limb not in mech.lost_limbs:
+                options.append(DeclareMelee(mech.id, attack, limb))
+    return options
+
+
+def melee_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Action]:
+    """Punch with an arm or kick with a leg still attached (§18.3, ruling D33)."""
+    who = frame["attacker"] if str(frame["attacker"]) not in frame["decl"] else frame["defender"]
+    return list(_limbs(battle.mechs[who]))
+
+
+def melee_act(ctx: Ctx, frame: Frame, action: Action) -> None:
+    """Record a declaration."""
+    assert isinstance(action, DeclareMelee)
+    frame["decl"][str(action.mech)] = [action.attack.value, action.limb.value]
+    ctx.emit(ev.MeleeDeclared(action.mech, action.attack, action.limb))
+
+
+def melee_step(ctx: Ctx, frame: Frame) -> None:
+    """Declarations (attacker first), then rounds until a damaging blow (§18.3)."""
+    battle = ctx.battle
+    attacker, defender = battle.mechs[frame["attacker"]], battle.mechs[frame["defender"]]
+    if attacker.removed is not None or defender.removed is not None:
+        ctx.pop(frame)
+        return
+    for mech in (attacker, defender):
+        if str(mech.id) not in frame["decl"]:
+            ctx.ask(mech.side, DecisionKind.MELEE_DECLARE, mech.id)
+            return
+    _melee_round(ctx, frame, attacker, defender)
+
+
+def _dice_for(ctx: Ctx, frame: Frame, mech: Mech, foe: Mech, jump: bool) -> int:
+    attack, limb = frame["decl"][str(mech.id)]
+    weapon = attack == "punch" and _melee_weapon(mech, Location(limb)) > 0
+    return melee_dice(
+        ctx.rules,
+        mech.rep,
+        race=mech.pilot.race,
+        attributes=mech.pilot.attributes,
+        melee_weapon=weapon,
+        attacking_prone=foe.prone,
+        jump_attack=jump,
+        leaving=mech.status is Status.LEAVE_BATTLEFIELD,
+    )
+
+
+def _melee_weapon(mech: Mech, limb: Location) -> int:
+    return max(
+        (
+            item.wv
+            for i, item in enumerate(mech.design.items)
+            if item.item is ItemType.MELEE_WEAPON
+            and item.location is limb
+            and i not in mech.inoperable
+        ),
+        default=0,
+    )
+
+
+def _melee_round(ctx: Ctx, frame: Frame, attacker: Mech, defender: Mech) -> None:
+    jump = bool(frame["jump"])
+    a_dice = _dice_for(ctx, frame, attacker, defender, jump)
+    d_dice = _dice_for(ctx, frame, defender, attacker, False)
+    a_faces, d_faces = ctx.dice.roll(a_dice), ctx.dice.roll(d_dice)
+    a_succ, d_succ = successes(a_faces), successes(d_faces)
+    winner = None if a_succ == d_succ else (attacker if a_succ > d_succ else defender)
+    margin = abs(a_succ - d_succ)
+    ctx.emit(
+        ev.MeleeRound(
+            attacker.id,
+            defender.id,
+            a_faces,
+            a_succ,
+            d_faces,
+            d_succ,
+            None if winner is None else winner.id,
+            margin,
+        )
+    )
+    if winner is None:
+        frame["ties"] += 1  # refight at once with the same declarations (§18.3 step 3)
+        if frame["ties"] >= MAX_TIED_ROUNDS or (a_dice <= 0 and d_dice <= 0):
+            ctx.pop(frame)
+        return
+    frame["ties"] = 0
+    loser = defender if winner is attacker else attacker
+    attack, limb = frame["decl"][str(winner.id)]
+    punch_column = MeleeAttack.PUNCH if (jump and winner is attacker) else MeleeAttack(attack)
+    (face,) = ctx.dice.roll(1)
+    location = melee_hit_location(
+        ctx.rules, face, punch_column, jump_attack=jump and winner is attacker
+    )
+    ctx.emit(ev.HitLocated(loser.id, (face,), location, False))
+    limb_loc = Location(limb)
+    damage = limb_damage(
+        max(0, winner.armor_at(limb_loc)),
+        _melee_weapon(winner, limb_loc) if attack == "punch" else 0,
+    )
+    faces = ctx.dice.roll(2)
+    before = loser.armor_at(location)
+    outcome = melee_damage(ctx.rules, (faces[0], faces[1]), margin, damage, before)
+    ctx.emit(
+        ev.DamageRolled(
+            loser.id,
+            location,
+            (faces[0], faces[1]),
+            margin,
+            outcome.passed,
+            before,
+            outcome.armor_after,
+            outcome.critical,
+            True,
+        )
+    )
+    frame["jump"] = False
+    if outcome.refight:  # pass 0: straight into a new round, fresh declarations (ruling D33)
+        frame["decl"] = {}
+        return
+    frame["collect"] = []
+    if outcome.critical:
+        critical_hit(ctx, loser, location)
+    collected = frame.pop("collect")
+    ctx.pop(frame)
+    entries = list(collected)
+    if outcome.armor_loss > 0 and loser.removed is None:
+        entries.insert(0, {"mech": loser.id, "test": "takes_damage", "causes": [winner.id]})
+    queue_tests(ctx, entries)
+
+
+CHARGE = FunctionHandler(charge_step)
+MELEE = FunctionHandler(melee_step, melee_options, melee_act)

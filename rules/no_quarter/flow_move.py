@@ -1,0 +1,386 @@
+"""Movement and the In Sight test in play (§15.2, §16.1, rulings D5, D8, D32).
+
+A move is walked in 1" steps; the moment a mech comes into sight of an enemy group (or an
+enemy group into its sight) not yet seen this activation phase, the move pauses and an
+*insight* frame runs: the free 2" moves of the triggering force, one roll per group leader,
+then the winners' mandatory actions (fire, else charge within 6", else duck back if in
+range of an enemy weapon, else carry on), then the tests their actions caused (§16.1.6).
+"""
+
+from __future__ import annotations
+
+import math
+
+from wargym.rules.dice import successes
+from wargym.rules.no_quarter import events as ev
+from wargym.rules.no_quarter.actions import Action, Charge, DecisionKind, FreeMove
+from wargym.rules.no_quarter.consequences import duck_back, queue_tests
+from wargym.rules.no_quarter.data import NoQuarterRules
+from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
+from wargym.rules.no_quarter.flow_fire import fire_frame
+from wargym.rules.no_quarter.flow_melee import charge_frame
+from wargym.rules.no_quarter.geometry import distance, heading_to, in_arc
+from wargym.rules.no_quarter.perception import (
+    IN_SIGHT_CHARGE_RANGE,
+    TWISTS,
+    able_to_fire,
+    bodies,
+    concealed,
+    engaged_with,
+    group_leader,
+    line_between,
+    weapon_can_engage,
+)
+from wargym.rules.no_quarter.reaction import (
+    in_sight_bonus_successes,
+    in_sight_dice,
+    moving_side_wins,
+)
+from wargym.rules.no_quarter.state import Battle, Mech
+from wargym.rules.no_quarter.terrain import path_cost, path_problem, sight
+from wargym.rules.no_quarter.vocab import ItemType, Side, Status
+
+STEP = 1.0
+"""Resolution of the In Sight check along a move, in inches (ruling D8)."""
+FREE_MOVE = 2.0
+"""The free move of the triggering force before the In Sight roll (§16.1.3)."""
+
+
+def _visible_from(
+    battle: Battle, mech: Mech, pos: tuple[float, float], facing: float, enemy: Mech
+) -> bool:
+    """``mech`` placed at ``pos`` sees ``enemy`` or is seen by it (§16.1.1)."""
+    others = [b for b in bodies(battle) if b.id != mech.id]
+    radius = battle.options.base_radius
+    if (
+        in_arc(pos, facing, enemy.pos)
+        and sight(
+            battle.battlefield,
+            pos,
+            enemy.pos,
+            observer_id=mech.id,
+            target_id=enemy.id,
+            bodies=others,
+            observer_has_ews=mech.has_functioning_ews,
+            base_radius=radius,
+        ).visible
+    ):
+        return True
+    return (
+        in_arc(enemy.pos, enemy.facing, pos)
+        and sight(
+            battle.battlefield,
+            enemy.pos,
+            pos,
+            observer_id=enemy.id,
+            target_id=mech.id,
+            bodies=others,
+            observer_has_ews=enemy.has_functioning_ews,
+            base_radius=radius,
+        ).visible
+    )
+
+
+def visible_enemies(
+    battle: Battle, mech: Mech, pos: tuple[float, float], facing: float
+) -> set[int]:
+    """Enemies in sight of ``mech`` at ``pos`` either way (§16.1.1)."""
+    return {
+        enemy.id
+        for enemy in battle.mechs_of(mech.side.other)
+        if _visible_from(battle, mech, pos, facing, enemy)
+    }
+
+
+def walk(
+    ctx: Ctx,
+    mech: Mech,
+    to: tuple[float, float],
+    heading: float,
+    kind: str,
+    *,
+    jump: bool = False,
+    in_sight: bool = True,
+) -> tuple[float, bool]:
+    """Move ``mech`` straight to ``to``; pause for an In Sight (§16.1.2).
+
+    Returns (allowance spent, interrupted).
+    """
+    battle = ctx.battle
+    start = mech.pos
+    length = distance(start, to)
+    facing = (heading + mech.twist) % 360.0
+    seen = visible_enemies(battle, mech, start, facing) if in_sight else set()
+    steps = max(1, math.ceil(length / STEP)) if in_sight else 1
+    for i in range(1, steps + 1):
+        t = i / steps
+        point = (start[0] + (to[0] - start[0]) * t, start[1] + (to[1] - start[1]) * t)
+        if not in_sight:
+            break
+        now = visible_enemies(battle, mech, point, facing)
+        trigger = _new_sightings(battle, mech, now - seen)
+        seen = now
+        if trigger:
+            cost = path_cost(battle.battlefield, [start, point], jump_segment=0 if jump else None)
+            ctx.emit(
+                ev.MechMoved(mech.id, (start, point), heading, cost, distance(start, point), kind)
+            )
+            ctx.push(insight_frame(mech, trigger))
+            return cost, t < 1.0
+    cost = path_cost(battle.battlefield, [start, to], jump_segment=0 if jump else None)
+    ctx.emit(ev.MechMoved(mech.id, (start, to), heading, cost, length, kind))
+    return cost, False
+
+
+def _new_sightings(battle: Battle, mech: Mech, fresh: set[int]) -> list[int]:
+    """Enemy groups newly in sight and not yet tested this phase; marks them seen (D8)."""
+    own = battle.group_of.get(mech.id, mech.id)
+    groups: list[int] = []
+    for enemy_id in sorted(fresh):
+        theirs = battle.group_of.get(enemy_id, enemy_id)
+        pair = (own, theirs) if mech.side is Side.BLUE else (theirs, own)
+        if pair not in battle.seen_pairs:
+            battle.seen_pairs.append(pair)
+            groups.append(theirs)
+    return groups
+
+
+def insight_frame(mover: Mech, enemy_groups: list[int]) -> Frame:
+    """A new In Sight started by ``mover`` against ``enemy_groups`` (§16.1.3)."""
+    return {
+        "kind": "insight",
+        "side": mover.side.value,
+        "mover": mover.id,
+        "group": mover.id,
+        "enemy_groups": enemy_groups,
+        "stage": "free",
+        "free": None,
+        "winners": [],
+        "opponents": {},
+        "deferred": [],
+    }
+
+
+def _members(battle: Battle, leader: int, side: Side) -> list[Mech]:
+    return [m for m in battle.mechs_of(side) if battle.group_of.get(m.id, m.id) == leader]
+
+
+def insight_step(ctx: Ctx, frame: Frame) -> None:
+    """Free moves, the rolls, then the winners' actions (§16.1.3-§16.1.6)."""
+    battle = ctx.battle
+    side = Side(frame["side"])
+    mover = battle.mechs[frame["mover"]]
+    own_group = battle.group_of.get(mover.id, mover.id)
+    if frame["stage"] == "free":
+        if frame["free"] is None:
+            eligible = [
+                m.id
+                for m in _members(battle, own_group, side)
+                if not m.prone
+                and m.speed > 0
+                and m.status is Status.CARRY_ON
+                and not engaged_with(battle, m)
+            ]
+            frame["free"] = eligible if battle.options.in_sight_free_move else []
+        if frame["free"]:
+            ctx.ask(side, DecisionKind.FREE_MOVE, frame["free"][0])
+            return
+        frame["stage"] = "roll"
+        return
+    if frame["stage"] == "roll":
+        _roll(ctx, frame, side, own_group)
+        frame["stage"] = "act"
+        return
+    if frame["stage"] == "act":
+        _next_winner(ctx, frame)
+        return
+    ctx.pop(frame)
+    queue_tests(ctx, frame["deferred"])
+
+
+def _free_targets(battle: Battle, mech: Mech) -> list[tuple[float, float]]:
+    others = [b for b in bodies(battle) if b.id != mech.id]
+    points = []
+    for k in range(8):
+        angle = math.radians(45.0 * k)
+        for reach in (1.0, FREE_MOVE):
+            to = (mech.pos[0] + reach * math.cos(angle), mech.pos[1] + reach * math.sin(angle))
+            path = [mech.pos, to]
+            if (
+                path_problem(
+                    battle.battlefield,
+                    path,
+                    mover_id=mech.id,
+                    bodies=others,
+                    radius=battle.options.base_radius,
+                )
+                is None
+                and path_cost(battle.battlefield, path) <= FREE_MOVE + 1e-9
+            ):
+                points.append((round(to[0], 3), round(to[1], 3)))
+    return points
+
+
+def insight_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Action]:
+    """Free 2" moves, or a winner's charge target."""
+    if frame["stage"] == "free":
+        mech = battle.mechs[frame["free"][0]]
+        return [FreeMove(mech.id, None)] + [
+            FreeMove(mech.id, p) for p in _free_targets(battle, mech)
+        ]
+    mech_id = frame["charging"]
+    return [Charge(mech_id, t) for t in frame["charge_options"]]
+
+
+def insight_act(ctx: Ctx, frame: Frame, action: Action) -> None:
+    """Carry out a free move, or start the chosen charge."""
+    battle = ctx.battle
+    if isinstance(action, FreeMove):
+        frame["free"].pop(0)
+        if action.to is not None:
+            mech = battle.mechs[action.mech]
+            inches = distance(mech.pos, action.to)
+            cost = path_cost(battle.battlefield, [mech.pos, action.to])
+            ctx.emit(
+                ev.MechMoved(
+                    mech.id, (mech.pos, action.to), mech.heading, 0.0 * cost, inches, "free"
+                )
+            )
+        return
+    assert isinstance(action, Charge)
+    frame.pop("charging")
+    frame.pop("charge_options")
+    ctx.emit(ev.InSightAction(action.mech, "charge"))
+    ctx.push(charge_frame(action.mech, action.target))
+
+
+def _roll(ctx: Ctx, frame: Frame, side: Side, own_group: int) -> None:
+    battle, rules = ctx.battle, ctx.rules
+    movers = _members(battle, own_group, side)
+    involved: dict[int, list[Mech]] = {
+        g: _members(battle, g, side.other) for g in frame["enemy_groups"]
+    }
+    seen_by: dict[int, set[int]] = {
+        m.id: {
+            e.id
+            for es in involved.values()
+            for e in es
+            if _visible_from(battle, m, m.pos, m.facing, e)
+        }
+        for m in movers
+    }
+    moving_part = [m for m in movers if seen_by[m.id]]
+    if not moving_part:
+        return
+    moving_seen = {e for ids in seen_by.values() for e in ids}
+    m_leader = battle.mechs[group_leader(battle, [m.id for m in moving_part])]
+    m_faces, m_succ = _leader_roll(ctx, m_leader, [battle.mechs[e] for e in moving_seen])
+    moving_won_all = True
+    winners: list[int] = []
+    opponents: dict[str, list[int]] = {}
+    for _group, enemies in involved.items():
+        part = [e for e in enemies if e.id in moving_seen]
+        if not part:
+            continue
+        e_leader = battle.mechs[group_leader(battle, [e.id for e in part])]
+        e_faces, e_succ = _leader_roll(ctx, e_leader, moving_part)
+        won = moving_side_wins(m_succ, e_succ)
+        ctx.emit(ev.InSightTaken(m_leader.id, m_faces, m_succ, e_leader.id, e_faces, e_succ, won))
+        if not won:
+            moving_won_all = False
+            for e in part:
+                winners.append(e.id)
+                opponents[str(e.id)] = [m.id for m in moving_part]
+    if moving_won_all:
+        for m in moving_part:
+            winners.append(m.id)
+            opponents[str(m.id)] = sorted(moving_seen)
+    winners.sort(key=lambda i: (-battle.mechs[i].rep, i))
+    frame["winners"], frame["opponents"] = winners, opponents
+    del rules
+
+
+def _leader_roll(ctx: Ctx, leader: Mech, enemies: list[Mech]) -> tuple[tuple[int, ...], int]:
+    """Rep d6 counting successes, with the In Sight modifiers (§16.1.3)."""
+    battle, rules = ctx.battle, ctx.rules
+    hidden = bool(enemies) and all(concealed(battle, e) for e in enemies)
+    n = in_sight_dice(
+        leader.rep,
+        race=leader.pilot.race,
+        attributes=leader.pilot.attributes,
+        enemy_concealed=hidden,
+    )
+    faces = ctx.dice.roll(n)
+    ews = next(
+        (
+            item.item
+            for i, item in enumerate(leader.design.items)
+            if item.item.is_ews and i not in leader.inoperable
+        ),
+        None,
+    )
+    return faces, successes(faces) + in_sight_bonus_successes(rules, ews)
+
+
+def _next_winner(ctx: Ctx, frame: Frame) -> None:
+    battle = ctx.battle
+    if not frame["winners"]:
+        frame["stage"] = "done"
+        return
+    mech = battle.mechs[frame["winners"].pop(0)]
+    foes = [
+        battle.mechs[i]
+        for i in frame["opponents"].get(str(mech.id), [])
+        if battle.mechs[i].removed is None
+    ]
+    if mech.removed is not None or mech.status is not Status.CARRY_ON or not foes:
+        return
+    if (
+        able_to_fire(mech)
+        and not engaged_with(battle, mech)
+        and any(
+            weapon_can_engage(battle, mech, w, foe, t)
+            for foe in foes
+            for w in mech.operable_ranged_weapons
+            for t in TWISTS
+        )
+    ):
+        ctx.emit(ev.InSightAction(mech.id, "fire"))
+        ctx.push(fire_frame(mech.id, "in_sight", targets=[f.id for f in foes]))
+        return
+    near = [
+        f.id
+        for f in foes
+        if distance(f.pos, mech.pos) <= IN_SIGHT_CHARGE_RANGE
+        and line_between(battle, mech, f).visible
+    ]
+    if near and not mech.prone and mech.speed > 0 and not engaged_with(battle, mech):
+        if len(near) == 1:
+            ctx.emit(ev.InSightAction(mech.id, "charge"))
+            ctx.push(charge_frame(mech.id, near[0]))
+        else:
+            frame["charging"], frame["charge_options"] = mech.id, near
+            ctx.ask(mech.side, DecisionKind.CHARGE_TARGET, mech.id)
+        return
+    threats = [
+        f
+        for f in foes
+        if any(
+            it.range is not None
+            and i not in f.inoperable
+            and it.item is not ItemType.MELEE_WEAPON
+            and distance(f.pos, mech.pos) <= it.range
+            for i, it in enumerate(f.design.items)
+        )
+    ]
+    if threats:
+        ctx.emit(ev.InSightAction(mech.id, "duck_back"))
+        nearest = min(threats, key=lambda f: distance(f.pos, mech.pos))
+        duck_back(ctx, mech, nearest, "In Sight winner unable to fire or charge")
+        return
+    ctx.emit(ev.InSightAction(mech.id, "carry_on"))
+
+
+INSIGHT = FunctionHandler(insight_step, insight_options, insight_act)
+
+__all__ = ["INSIGHT", "heading_to", "insight_frame", "visible_enemies", "walk"]

@@ -1,0 +1,223 @@
+"""Reaction tests in play: shared group rolls, Star Free Will, results carried out (§16.2).
+
+A *react* frame holds queued tests ``{"mech", "test", "causes"}``. It takes them one batch
+at a time: all queued tests of the same kind for mechs of one group share one roll (§16.2.1,
+pooled per ruling D16). Stars choose their passes (§9.2). Each mech reads every cause from
+the same dice and the worst result applies (§16.2.2); Fire and Rush Shot results start
+reaction fire at the causes that ordered them.
+"""
+
+from __future__ import annotations
+
+from wargym.rules.dice import passed_dice
+from wargym.rules.no_quarter import events as ev
+from wargym.rules.no_quarter.actions import Action, DecisionKind, FreeWill
+from wargym.rules.no_quarter.consequences import duck_back, leave_battlefield, may_use_lucky
+from wargym.rules.no_quarter.data import NoQuarterRules
+from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
+from wargym.rules.no_quarter.flow_fire import fire_frame
+from wargym.rules.no_quarter.perception import cause_in_range, engaged_with, in_cover_from
+from wargym.rules.no_quarter.reaction import (
+    is_outgunned,
+    reaction_dice,
+    reaction_rep,
+    reaction_result,
+    read_pooled_dice,
+    twice_as_many_friendly_losses,
+    worst_result,
+)
+from wargym.rules.no_quarter.state import Battle, Mech
+from wargym.rules.no_quarter.vocab import Attribute, ReactionResult, ReactionTest, Status
+
+
+def _batch(battle: Battle, frame: Frame) -> list[Frame]:
+    """The next batch: first queued entry's test, every entry of that test in its group."""
+    entries = [e for e in frame["entries"] if battle.mechs[e["mech"]].removed is None]
+    frame["entries"] = entries
+    if not entries:
+        return []
+    first = entries[0]
+    group = battle.group_of.get(first["mech"], first["mech"])
+    batch: dict[int, Frame] = {}
+    for entry in entries:
+        same_group = battle.group_of.get(entry["mech"], entry["mech"]) == group
+        if entry["test"] == first["test"] and same_group:
+            merged = batch.setdefault(
+                entry["mech"], {"mech": entry["mech"], "test": entry["test"], "causes": []}
+            )
+            for cause in entry["causes"]:
+                if cause not in merged["causes"]:
+                    merged["causes"].append(cause)
+    return list(batch.values())
+
+
+def _is_star_choice(battle: Battle, mech: Mech) -> bool:
+    return battle.options.star_free_will and mech.pilot.star
+
+
+def react_step(ctx: Ctx, frame: Frame) -> None:
+    """Take the next batch of tests, asking Stars for Free Will first."""
+    battle = ctx.battle
+    batch = _batch(battle, frame)
+    if not batch:
+        ctx.pop(frame)
+        return
+    choices: dict[str, int] = frame.setdefault("free_will", {})
+    for entry in batch:
+        mech = battle.mechs[entry["mech"]]
+        if _is_star_choice(battle, mech) and str(mech.id) not in choices:
+            frame["asking"] = mech.id
+            ctx.ask(mech.side, DecisionKind.FREE_WILL, mech.id)
+            return
+    frame["entries"] = [
+        e
+        for e in frame["entries"]
+        if not any(e["mech"] == b["mech"] and e["test"] == b["test"] for b in batch)
+    ]
+    frame["free_will"] = {}
+    _take_batch(ctx, batch, choices)
+
+
+def react_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Action]:
+    """A Star chooses to have passed 2, 1 or 0 d6 (§9.2)."""
+    mech = frame["asking"]
+    return [FreeWill(mech, passed) for passed in (2, 1, 0)]
+
+
+def react_act(ctx: Ctx, frame: Frame, action: Action) -> None:
+    """Record the Star's choice; the batch is taken when every Star has chosen."""
+    assert isinstance(action, FreeWill)
+    frame["free_will"][str(action.mech)] = action.passed
+    frame.pop("asking", None)
+
+
+def _take_batch(ctx: Ctx, batch: list[Frame], choices: dict[str, int]) -> None:
+    battle, rules = ctx.battle, ctx.rules
+    test = ReactionTest(batch[0]["test"])
+    rolled = [battle.mechs[e["mech"]] for e in batch if str(e["mech"]) not in choices]
+    needs = {
+        m.id: reaction_dice(
+            rules,
+            test,
+            m.design.faction,
+            in_cover=_in_cover(battle, m, batch),
+            attributes=m.pilot.attributes,
+        )
+        for m in rolled
+    }
+    pool = ctx.dice.roll(max(needs.values(), default=0))
+    for entry in batch:
+        mech = battle.mechs[entry["mech"]]
+        if mech.removed is not None:
+            continue
+        causes = [battle.mechs[c] for c in entry["causes"]]
+        friendly, enemy = battle.losses[mech.side], battle.losses[mech.side.other]
+        rep = reaction_rep(
+            rules,
+            mech.rep,
+            weapons_out_of_action=mech.weapons_out_of_action,
+            twice_as_many_friendly_losses=twice_as_many_friendly_losses(friendly, enemy),
+        )
+        if str(mech.id) in choices:
+            faces: tuple[int, ...] = ()
+            passed, free_will = choices[str(mech.id)], True
+        else:
+            faces = read_pooled_dice(pool, needs[mech.id])
+            passed, free_will = passed_dice(faces, rep), False
+            if passed == 0 and faces and may_use_lucky(ctx, mech):
+                new = ctx.dice.roll(len(faces))
+                ctx.emit(ev.LuckyReroll(mech.id, test.value, faces, new))
+                faces, passed = new, passed_dice(new, rep)
+        _apply_result(ctx, mech, test, causes, faces, rep, passed, free_will)
+
+
+def _in_cover(battle: Battle, mech: Mech, batch: list[Frame]) -> bool:
+    causes = next(e["causes"] for e in batch if e["mech"] == mech.id)
+    alive = [battle.mechs[c] for c in causes if battle.mechs[c].removed is None]
+    return any(in_cover_from(battle, cause, mech) for cause in alive)
+
+
+def _apply_result(
+    ctx: Ctx,
+    mech: Mech,
+    test: ReactionTest,
+    causes: list[Mech],
+    faces: tuple[int, ...],
+    rep: int,
+    passed: int,
+    free_will: bool,
+) -> None:
+    battle, rules = ctx.battle, ctx.rules
+    nerves = Attribute.NERVES_OF_STEEL in mech.pilot.attributes
+    outgunned = tuple(
+        is_outgunned(mech.mech_class, c.mech_class, nerves_of_steel=nerves) for c in causes
+    )
+    in_range = tuple(c.removed is None and cause_in_range(battle, mech, c) for c in causes)
+    outcomes = [
+        reaction_result(
+            rules,
+            test,
+            mech.design.faction,
+            passed,
+            outgunned=og,
+            in_range=ir,
+            damaged=mech.damaged,
+            attributes=mech.pilot.attributes,
+        )
+        for og, ir in zip(outgunned, in_range, strict=True)
+    ]
+    results = tuple(o.result for o in outcomes)
+    final = worst_result(list(results))
+    rep_change = min((o.rep_change for o in outcomes), default=0)
+    ctx.emit(
+        ev.ReactionTaken(
+            mech.id,
+            test,
+            tuple(c.id for c in causes),
+            faces,
+            rep,
+            passed,
+            free_will,
+            results,
+            final,
+            rep_change,
+            outgunned,
+            in_range,
+        )
+    )
+    if rep_change:
+        ctx.emit(ev.RepChanged(mech.id, mech.rep + rep_change, f"{test.value} result"))
+    worst_cause = next((c for c, r in zip(causes, results, strict=True) if r is final), causes[0])
+    if final is ReactionResult.LEAVE_BATTLEFIELD:
+        leave_battlefield(ctx, mech, f"{test.value} result")
+    elif final is ReactionResult.DUCK_BACK:
+        duck_back(
+            ctx, mech, worst_cause if worst_cause.removed is None else None, f"{test.value} result"
+        )
+    elif final in (ReactionResult.FIRE, ReactionResult.RUSH_SHOT):
+        if mech.status is Status.DUCK_BACK:
+            ctx.emit(ev.StatusChanged(mech.id, Status.CARRY_ON, "ordered to fire"))
+        _reaction_fire(ctx, mech, causes, results)
+
+
+def _reaction_fire(
+    ctx: Ctx, mech: Mech, causes: list[Mech], results: tuple[ReactionResult, ...]
+) -> None:
+    """Fire (or Rush Shot) at each cause that ordered it, once per enemy (ruling D15)."""
+    battle = ctx.battle
+    if mech.prone or engaged_with(battle, mech):  # ruling D25, D33: counts as Carry On
+        return
+    for cause, result in zip(causes, results, strict=True):
+        if result not in (ReactionResult.FIRE, ReactionResult.RUSH_SHOT):
+            continue
+        if cause.removed is not None:
+            continue
+        if battle.options.reaction_fire_once_per_enemy and cause.id in mech.reaction_fired_at:
+            continue
+        mech.reaction_fired_at.append(cause.id)
+        ctx.push(
+            fire_frame(mech.id, "reaction", cause=cause.id, rush=result is ReactionResult.RUSH_SHOT)
+        )
+
+
+REACT = FunctionHandler(react_step, react_options, react_act)

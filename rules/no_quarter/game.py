@@ -1,0 +1,142 @@
+"""*5150: No Quarter* game API: decision points, legal options, play (sections 14-18).
+
+>>> import numpy as np
+>>> from wargym.rules.dice import RandomDice
+>>> from wargym.rules.no_quarter.setup import new_skirmish
+>>> battle = new_skirmish(np.random.default_rng(1), RandomDice.from_seed(2))
+>>> decision = decider(battle)
+>>> decision.side.value, decision.kind.value
+('blue', 'activate_group')
+"""
+
+from __future__ import annotations
+
+from wargym.rules.dice import Dice
+from wargym.rules.errors import IllegalActionError
+from wargym.rules.events import Event
+from wargym.rules.no_quarter import events as ev
+from wargym.rules.no_quarter.actions import Action, Decision, Move
+from wargym.rules.no_quarter.data import NoQuarterRules, load_rules
+from wargym.rules.no_quarter.flow import Ctx, Handler
+from wargym.rules.no_quarter.flow_fire import FIRE
+from wargym.rules.no_quarter.flow_mech import MECH, move_problem
+from wargym.rules.no_quarter.flow_melee import CHARGE, MELEE
+from wargym.rules.no_quarter.flow_move import INSIGHT
+from wargym.rules.no_quarter.flow_react import REACT
+from wargym.rules.no_quarter.flow_turn import GROUP, PHASE, TURN
+from wargym.rules.no_quarter.state import Battle
+from wargym.rules.no_quarter.vocab import Side
+
+HANDLERS: dict[str, Handler] = {
+    "turn": TURN,
+    "phase": PHASE,
+    "group": GROUP,
+    "mech": MECH,
+    "insight": INSIGHT,
+    "fire": FIRE,
+    "react": REACT,
+    "charge": CHARGE,
+    "melee": MELEE,
+}
+"""The procedure behind each kind of frame."""
+
+MAX_STEPS_PER_CALL = 100_000
+"""Safety valve against a rules loop; a battle never needs this many steps between decisions."""
+
+
+def rules_of(battle: Battle) -> NoQuarterRules:
+    """The rule tables this battle was set up with."""
+    return load_rules(battle.options.rules)
+
+
+def decider(battle: Battle) -> Decision | None:
+    """Who must decide what now, or None when the battle is over."""
+    return None if battle.over else battle.decision
+
+
+def legal_actions(battle: Battle) -> list[Action]:
+    """The exact legal options at the current decision point (empty when over)."""
+    if battle.over or battle.decision is None:
+        return []
+    frame = battle.frames[-1]
+    return HANDLERS[frame["kind"]].options(battle, rules_of(battle), frame)
+
+
+def check_legal(battle: Battle, action: Action) -> None:
+    """Raise :class:`IllegalActionError` unless ``action`` is legal now; never writes."""
+    if battle.over:
+        raise IllegalActionError(f"{action}: the battle is over")
+    decision = battle.decision
+    if decision is None:
+        raise IllegalActionError(f"{action}: no decision is pending")
+    options = legal_actions(battle)
+    if action in options:
+        return
+    frame = battle.frames[-1]
+    if isinstance(action, Move) and frame["kind"] == "mech" and action.mech == frame["mech"]:
+        if any(isinstance(o, Move) for o in options):  # any point, not just the listed ones
+            problem = move_problem(battle, battle.mechs[action.mech], frame, action)
+            if problem is None:
+                return
+            raise IllegalActionError(f"{action}: {problem}")
+    raise IllegalActionError(
+        f"{action} is not legal at this {decision.kind.value} decision of {decision.side.value}"
+        f"; {len(options)} legal options, e.g. {', '.join(str(o) for o in options[:3])}"
+    )
+
+
+def play(battle: Battle, action: Action, dice: Dice) -> list[Event]:
+    """Carry out ``action`` and every rule that follows, up to the next decision (§14).
+
+    An illegal action raises :class:`IllegalActionError` and leaves the battle untouched.
+    """
+    check_legal(battle, action)
+    ctx = Ctx(battle, dice, rules_of(battle))
+    frame = battle.frames[-1]
+    battle.decision = None
+    HANDLERS[frame["kind"]].act(ctx, frame, action)
+    _run(ctx)
+    return ctx.log
+
+
+def advance(battle: Battle, dice: Dice) -> list[Event]:
+    """Run the rules from a fresh or resumed battle up to the first decision."""
+    ctx = Ctx(battle, dice, rules_of(battle))
+    _run(ctx)
+    return ctx.log
+
+
+def _run(ctx: Ctx) -> None:
+    battle = ctx.battle
+    for _ in range(MAX_STEPS_PER_CALL):
+        if battle.over or battle.decision is not None:
+            return
+        if _eliminated(ctx):
+            return
+        if not battle.frames:
+            ctx.push({"kind": "turn"})
+        frame = battle.frames[-1]
+        HANDLERS[frame["kind"]].step(ctx, frame)
+    raise RuntimeError("the rules did not reach a decision point; this is an engine bug")
+
+
+def _eliminated(ctx: Ctx) -> bool:
+    battle = ctx.battle
+    blue, red = bool(battle.mechs_of(Side.BLUE)), bool(battle.mechs_of(Side.RED))
+    if blue and red:
+        return False
+    winner = Side.BLUE if blue else (Side.RED if red else None)
+    ctx.emit(ev.BattleEnded(winner, "side eliminated", battle.turn))
+    return True
+
+
+def is_over(battle: Battle) -> bool:
+    """The battle has ended (ruling D37)."""
+    return battle.over
+
+
+def outcome(battle: Battle) -> tuple[Side | None, str] | None:
+    """(winner or None for a draw, reason) once over, else None."""
+    if not battle.over:
+        return None
+    return battle.winner, battle.end_reason

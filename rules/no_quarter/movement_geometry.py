@@ -1,0 +1,508 @@
+"""Movement on the continuous table: costs, legal paths, Duck Back, leaving, flames (§15.2, D5-D10).
+
+Costs (ruling D5, Appendix A, campaign ruling 19.12): every inch moved inside half-speed terrain
+(woods, rough, river, the 2" shore band of deep water) costs 2" of allowance; penalties never
+stack; the inches moved on a road cost 1" whatever lies around it (per inch, so a move that leaves
+the road pays for the part off it). A jumped segment costs its length (ruling D28).
+
+Deep water beyond the shore band (19.7.1) allows at most 2" of movement in the turn. The cost
+functions return ``math.inf`` for any segment that enters it; the engine then applies the rule
+with :func:`enters_deep_water` and :func:`deep_water_allowance`: such a move is legal iff its
+path length is at most ``deep_water_allowance(allowance)``. :func:`move_candidates` does this
+itself.
+
+Bases (ruling D1) are circles; bases in contact (centre distance equal to the sum of radii) do
+not overlap, and a base may slide along a building wall.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+from wargym.rules.errors import StateError
+from wargym.rules.no_quarter.geometry import (
+    EPS,
+    Point,
+    clip_segment_to_rect,
+    distance,
+    heading_to,
+    point_rect_distance,
+    point_segment_distance,
+    segment_rect_distance,
+    unit,
+)
+from wargym.rules.no_quarter.sight import in_cover, is_concealed, sight
+from wargym.rules.no_quarter.terrain import EDGES, Battlefield, Body, terrain_config
+
+Span = tuple[float, float, float]
+"""``(t0, t1, cost per inch)`` over a parameter interval of a segment."""
+
+_NORMALS: dict[str, Point] = {
+    "north": (0.0, 1.0),
+    "south": (0.0, -1.0),
+    "east": (1.0, 0.0),
+    "west": (-1.0, 0.0),
+}
+
+
+def _profile(bf: Battlefield, a: Point, b: Point) -> list[Span]:
+    """Cost per inch along segment ``ab`` as parameter spans covering ``[0, 1]`` (ruling D5)."""
+    idx = bf.index
+    if not idx.half_speed:
+        return [(0.0, 1.0, 1.0)]
+    lox, hix = min(a[0], b[0]), max(a[0], b[0])
+    loy, hiy = min(a[1], b[1]), max(a[1], b[1])
+    pens: list[Span] = []
+    for rect, rate in idx.half_speed:
+        if rect[2] < lox or rect[0] > hix or rect[3] < loy or rect[1] > hiy:
+            continue
+        span = clip_segment_to_rect(a, b, *rect)
+        if span is not None and span[1] > span[0]:
+            pens.append((span[0], span[1], rate))
+    if not pens:
+        return [(0.0, 1.0, 1.0)]
+    for core in idx.deep_core:
+        span = clip_segment_to_rect(a, b, *core)
+        if span is not None and span[1] > span[0]:
+            pens.append((span[0], span[1], math.inf))
+    roads: list[tuple[float, float]] = []
+    for f in idx.roads:
+        span = clip_segment_to_rect(a, b, f.x0, f.y0, f.x1, f.y1)
+        if span is not None and span[1] > span[0]:
+            roads.append(span)
+    cuts = sorted(
+        {0.0, 1.0, *(p[0] for p in pens), *(p[1] for p in pens), *(t for r in roads for t in r)}
+    )
+    out: list[Span] = []
+    for p, q in zip(cuts, cuts[1:], strict=False):
+        if q - p <= 0.0:
+            continue
+        m = (p + q) / 2.0
+        rate = 1.0
+        if not any(r0 <= m <= r1 for r0, r1 in roads):
+            for t0, t1, pen in pens:
+                if t0 <= m <= t1 and pen > rate:
+                    rate = pen
+        if out and out[-1][2] == rate:
+            out[-1] = (out[-1][0], q, rate)
+        else:
+            out.append((p, q, rate))
+    return out
+
+
+def move_cost(bf: Battlefield, a: Point, b: Point, *, jumping: bool = False) -> float:
+    """Allowance spent moving straight from ``a`` to ``b`` (§15.2.1, rulings D5, D28).
+
+    Half-speed terrain costs 2" per inch unless on a road; a jump costs its length; ``math.inf``
+    when the segment enters deep water beyond the shore band (see the module docstring).
+    """
+    length = distance(a, b)
+    if jumping or length <= 0.0:
+        return length
+    return sum((q - p) * length * rate for p, q, rate in _profile(bf, a, b))
+
+
+def path_cost(bf: Battlefield, path: Sequence[Point], *, jump_segment: int | None = None) -> float:
+    """Allowance spent along a polyline; segment ``jump_segment`` is jumped (rulings D5, D28)."""
+    return sum(
+        move_cost(bf, path[i], path[i + 1], jumping=i == jump_segment) for i in range(len(path) - 1)
+    )
+
+
+def enters_deep_water(
+    bf: Battlefield, path: Sequence[Point], *, jump_segment: int | None = None
+) -> bool:
+    """Whether the path moves through or ends in deep water beyond the shore band (§19.7.1)."""
+    if not bf.index.deep_core:
+        return False
+    if path and bf.in_deep_water(path[-1]):
+        return True
+    for i in range(len(path) - 1):
+        if i != jump_segment and any(
+            rate == math.inf for _, _, rate in _profile(bf, path[i], path[i + 1])
+        ):
+            return True
+    return False
+
+
+def deep_water_allowance(allowance: float) -> float:
+    """Most inches a mech may move in a turn that enters deep water (§19.7.1: 2")."""
+    return min(allowance, terrain_config().deep_water_inches_per_turn)
+
+
+def _affordable(bf: Battlefield, a: Point, u: Point, max_s: float, budget: float) -> float:
+    """Furthest distance along unit ``u`` from ``a`` (at most ``max_s``) costing <= ``budget``."""
+    if max_s <= 0.0 or budget <= 0.0:
+        return 0.0
+    b = (a[0] + u[0] * max_s, a[1] + u[1] * max_s)
+    spent = 0.0
+    reach = 0.0
+    for p, q, rate in _profile(bf, a, b):
+        seg = (q - p) * max_s
+        cost = seg * rate
+        if spent + cost <= budget + EPS:
+            spent += cost
+            reach = q * max_s
+            continue
+        if rate != math.inf:
+            reach = p * max_s + (budget - spent) / rate
+        break
+    if reach < max_s and bf.index.deep_core:
+        deep = min(max_s, deep_water_allowance(budget))
+        if deep > reach and enters_deep_water(bf, [a, (a[0] + u[0] * deep, a[1] + u[1] * deep)]):
+            reach = deep
+    return min(reach, max_s)
+
+
+def path_problem(
+    bf: Battlefield,
+    path: Sequence[Point],
+    *,
+    mover_id: int,
+    bodies: Sequence[Body],
+    radius: float = 0.5,
+    jump_segment: int | None = None,
+    allow_off_table: bool = False,
+) -> str | None:
+    """Why a base may not follow ``path``, or None when it may (§15.2, rulings D5, D28).
+
+    The base may not pass through buildings or other bases (except along the jumped segment),
+    may not end (or land from a jump) overlapping them, and must stay wholly on the table unless
+    ``allow_off_table`` (Leave the Battlefield, ruling D10). Terrain costs are not checked here.
+    """
+    if not path:
+        return "empty path"
+    n_seg = len(path) - 1
+    if jump_segment is not None and not 0 <= jump_segment < n_seg:
+        return f"no segment {jump_segment} to jump"
+    if not allow_off_table:
+        for p in path:
+            if not bf.is_on_table(p, radius):
+                return f"leaves the table at ({p[0]:.2f}, {p[1]:.2f})"
+    others = [b for b in bodies if b.id != mover_id]
+    end = path[-1]
+    landing = path[jump_segment + 1] if jump_segment is not None else None
+    for where, spot in (("at the end", end), ("on landing", landing)):
+        if spot is None:
+            continue
+        for f in bf.index.buildings:
+            if point_rect_distance(spot, f.x0, f.y0, f.x1, f.y1) < radius - EPS:
+                return f"overlaps building at ({f.x0:g}, {f.y0:g}) {where}"
+        for b in others:
+            if distance(spot, b.pos) < radius + b.radius - EPS:
+                return f"overlaps mech {b.id} {where}"
+    for i in range(n_seg):
+        if i == jump_segment:
+            continue
+        a, c = path[i], path[i + 1]
+        lox, hix = min(a[0], c[0]) - radius, max(a[0], c[0]) + radius
+        loy, hiy = min(a[1], c[1]) - radius, max(a[1], c[1]) + radius
+        for f in bf.index.buildings:
+            if f.x1 < lox or f.x0 > hix or f.y1 < loy or f.y0 > hiy:
+                continue
+            if segment_rect_distance(a, c, f.x0, f.y0, f.x1, f.y1) < radius - EPS:
+                return f"passes through building at ({f.x0:g}, {f.y0:g})"
+        for b in others:
+            reach = radius + b.radius
+            if (
+                b.pos[0] + reach < lox
+                or b.pos[0] - reach > hix
+                or b.pos[1] + reach < loy
+                or b.pos[1] - reach > hiy
+            ):
+                continue
+            if point_segment_distance(b.pos, a, c) < reach - EPS:
+                return f"passes through mech {b.id}"
+    return None
+
+
+def _straight_ok(
+    bf: Battlefield, a: Point, c: Point, others: Sequence[Body], radius: float
+) -> bool:
+    """Whether a base sweeps from ``a`` to ``c`` clear of buildings and other bases."""
+    for f in bf.index.buildings:
+        if segment_rect_distance(a, c, f.x0, f.y0, f.x1, f.y1) < radius - EPS:
+            return False
+    return all(point_segment_distance(b.pos, a, c) >= radius + b.radius - EPS for b in others)
+
+
+def _furthest_clear(
+    bf: Battlefield,
+    a: Point,
+    u: Point,
+    max_s: float,
+    others: Sequence[Body],
+    radius: float,
+    open_edge: str | None = None,
+) -> float:
+    """Largest ``s <= max_s`` whose sweep from ``a`` along ``u`` stays legal (bisection).
+
+    The centre keeps ``radius`` from every table edge except ``open_edge`` (or stays no closer
+    to it than it already was), so a base never runs off the side of the table.
+    """
+    if max_s <= EPS:
+        return 0.0
+    lo_x = min(a[0], radius) if open_edge != "west" else -math.inf
+    hi_x = max(a[0], bf.width - radius) if open_edge != "east" else math.inf
+    lo_y = min(a[1], radius) if open_edge != "south" else -math.inf
+    hi_y = max(a[1], bf.height - radius) if open_edge != "north" else math.inf
+    limit = max_s
+    for comp, lo, hi in ((0, lo_x, hi_x), (1, lo_y, hi_y)):
+        if u[comp] > EPS:
+            limit = min(limit, (hi - a[comp]) / u[comp])
+        elif u[comp] < -EPS:
+            limit = min(limit, (lo - a[comp]) / u[comp])
+    limit = max(0.0, limit)
+
+    def ok(s: float) -> bool:
+        return _straight_ok(bf, a, (a[0] + u[0] * s, a[1] + u[1] * s), others, radius)
+
+    if ok(limit):
+        return limit
+    lo, hi = 0.0, limit
+    if not ok(0.0):
+        return 0.0
+    for _ in range(30):
+        mid = (lo + hi) / 2.0
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid
+    return max(0.0, lo - 1e-6)
+
+
+def move_candidates(
+    bf: Battlefield,
+    pos: Point,
+    *,
+    allowance: float,
+    mover_id: int,
+    bodies: Sequence[Body],
+    radius: float = 0.5,
+    directions: int = 16,
+    fractions: Sequence[float] = (0.25, 0.5, 0.75, 1.0),
+) -> list[Point]:
+    """Legal straight-line destinations within ``allowance`` (§15.2.1, ruling D5).
+
+    For each of ``directions`` evenly spaced headings (0 = east, counter-clockwise) and each
+    fraction of the allowance, the step is shortened to the furthest affordable point when
+    terrain makes it too expensive; steps that hit an obstacle, overlap a base at the end or
+    leave the table are dropped. Deduplicated, in heading-then-fraction order.
+    """
+    out: list[Point] = []
+    seen: set[tuple[int, int]] = set()
+    if allowance <= EPS or directions <= 0:
+        return out
+    for k in range(directions):
+        u = unit(360.0 * k / directions)
+        reach = _affordable(bf, pos, u, allowance, allowance)
+        for frac in fractions:
+            s = min(allowance * frac, reach)
+            if s <= EPS:
+                continue
+            dest = (pos[0] + u[0] * s, pos[1] + u[1] * s)
+            key = (round(dest[0] * 1e6), round(dest[1] * 1e6))
+            if key in seen:
+                continue
+            seen.add(key)
+            if (
+                path_problem(bf, (pos, dest), mover_id=mover_id, bodies=bodies, radius=radius)
+                is None
+            ):
+                out.append(dest)
+    return out
+
+
+@lru_cache(maxsize=32)
+def _lattice(max_dist: float, step: float) -> tuple[tuple[float, float, float], ...]:
+    """Offsets ``(dx, dy, length)`` of a square lattice inside a disc, nearest first."""
+    n = int(max_dist / step) + 1
+    pts = []
+    for i in range(-n, n + 1):
+        for j in range(-n, n + 1):
+            dx, dy = i * step, j * step
+            length = math.hypot(dx, dy)
+            if length <= max_dist + EPS:
+                pts.append((round(length, 9), math.atan2(dy, dx), dx, dy))
+    pts.sort()
+    return tuple((dx, dy, length) for length, _, dx, dy in pts)
+
+
+def duck_back_destination(
+    bf: Battlefield,
+    pos: Point,
+    cause: Point,
+    *,
+    max_dist: float,
+    speed: float,
+    mover_id: int,
+    cause_id: int,
+    bodies: Sequence[Body],
+    radius: float = 0.5,
+    cause_has_ews: bool = False,
+    moved_this_turn: bool = False,
+    step: float = 0.5,
+) -> Point:
+    """Where a Duck Back result takes the mech (§15.2.4.1, ruling D9).
+
+    Candidates lie on a ``step`` lattice around ``pos`` within ``max_dist`` (the caller passes
+    min(6", current Speed)); a candidate qualifies when a straight move there is legal and costs
+    at most ``max_dist``, and there the mech is out of the cause's sight, or in cover against it
+    (a mech that moves is "moving" for woods cover, D7/D12), or concealed. The nearest
+    qualifying candidate wins; ties go to the one farther from the cause. The current position
+    qualifies at distance 0 (a mech already hidden stays). With none, the mech moves up to
+    ``speed`` straight away from the cause, stopping at obstacles and 0.5" (its base) from the
+    edge. The caller turns it to face away from the cause.
+    """
+    others = [b for b in bodies if b.id != mover_id]
+    best: Point | None = None
+    best_len = math.inf
+    best_away = -math.inf
+    for dx, dy, length in _lattice(float(max_dist), float(step)):
+        if length > best_len + EPS:
+            break
+        c = (pos[0] + dx, pos[1] + dy)
+        if not bf.is_on_table(c, radius):
+            continue
+        if any(
+            point_rect_distance(c, f.x0, f.y0, f.x1, f.y1) < radius - EPS
+            for f in bf.index.buildings
+        ) or any(distance(c, b.pos) < radius + b.radius - EPS for b in others):
+            continue
+        if not is_concealed(bf, c):
+            s = sight(
+                bf, cause, c, observer_id=cause_id, target_id=mover_id, bodies=bodies,
+                observer_has_ews=cause_has_ews, base_radius=radius,
+            )  # fmt: skip
+            moved = moved_this_turn or length > 0.0
+            if s.visible and not in_cover(bf, s, c, target_moved=moved):
+                continue
+        if length > 0.0:
+            if not _straight_ok(bf, pos, c, others, radius):
+                continue
+            cost = move_cost(bf, pos, c)
+            if cost > max_dist + EPS and not (
+                cost == math.inf and length <= deep_water_allowance(max_dist) + EPS
+            ):
+                continue
+        away = distance(c, cause)
+        if best is None or away > best_away + EPS:
+            best, best_len, best_away = c, length, away
+    if best is not None:
+        return best
+    u = unit(heading_to(cause, pos))
+    reach = _affordable(bf, pos, u, speed, speed)
+    run = _furthest_clear(bf, pos, u, reach, others, radius)
+    return (pos[0] + u[0] * run, pos[1] + u[1] * run)
+
+
+def nearest_edge_away(
+    bf: Battlefield, pos: Point, enemy: Point | None, home_edge: str | None = None
+) -> str:
+    """The edge a Leave the Battlefield mech heads for (§15.2.4.2, ruling D10).
+
+    The side's own edge when the mission names one; otherwise the nearest edge whose outward
+    normal has a non-negative dot product with (mech - nearest enemy); ties in
+    north, south, east, west order.
+    """
+    if home_edge is not None:
+        if home_edge not in EDGES:
+            raise StateError(f"home_edge: {home_edge!r} is not one of {list(EDGES)}")
+        return home_edge
+    gaps = {"north": bf.height - pos[1], "south": pos[1], "east": bf.width - pos[0], "west": pos[0]}
+    best = ""
+    best_gap = math.inf
+    for edge in EDGES:
+        n = _NORMALS[edge]
+        if enemy is not None and n[0] * (pos[0] - enemy[0]) + n[1] * (pos[1] - enemy[1]) < -EPS:
+            continue
+        if gaps[edge] < best_gap - EPS:
+            best, best_gap = edge, gaps[edge]
+    return best
+
+
+def _beyond(bf: Battlefield, p: Point, edge: str) -> bool:
+    if edge == "north":
+        return p[1] > bf.height
+    if edge == "south":
+        return p[1] < 0.0
+    if edge == "east":
+        return p[0] > bf.width
+    return p[0] < 0.0
+
+
+def move_toward_edge(
+    bf: Battlefield,
+    pos: Point,
+    edge: str,
+    dist: float,
+    *,
+    mover_id: int,
+    bodies: Sequence[Body],
+    radius: float = 0.5,
+) -> tuple[Point, bool]:
+    """Move a leaving mech up to ``dist`` of allowance towards ``edge`` (§15.2.4.2, D10).
+
+    Tries the straight heading first, then headings deflected by 20, 40, 60 and 80 degrees
+    (left before right); takes the first that carries the centre over the edge, else the one
+    that gains most ground towards it. Terrain costs apply. Returns ``(position, exited)``;
+    ``exited`` is True once the centre has crossed the edge (the mech leaves play).
+    """
+    if edge not in EDGES:
+        raise StateError(f"edge: {edge!r} is not one of {list(EDGES)}")
+    if _beyond(bf, pos, edge):
+        return pos, True
+    others = [b for b in bodies if b.id != mover_id]
+    base = heading_to((0.0, 0.0), _NORMALS[edge])
+    best = pos
+    best_gain = EPS
+    for off in (0.0, 20.0, -20.0, 40.0, -40.0, 60.0, -60.0, 80.0, -80.0):
+        u = unit(base + off)
+        reach = _affordable(bf, pos, u, dist, dist)
+        s = _furthest_clear(bf, pos, u, reach, others, radius, open_edge=edge)
+        end = (pos[0] + u[0] * s, pos[1] + u[1] * s)
+        if _beyond(bf, end, edge):
+            return end, True
+        gain = s * math.cos(math.radians(off))
+        if gain > best_gain + EPS:
+            best, best_gain = end, gain
+    return best, False
+
+
+def flame_area_hits(
+    path: Sequence[Point],
+    flames: Sequence[tuple[Point, Point]],
+    *,
+    base_radius: float = 0.5,
+    mover_radius: float = 0.0,
+) -> list[int]:
+    """Indices of the flame areas a moving mech's path enters (§10.4.2, ruling D27).
+
+    Each flame is ``(shooter position, aimed point)``: a strip as wide as the flamer's template
+    from the shooter's base edge (``base_radius`` from its centre) to the aimed point, plus a
+    circle centred on the aimed point. The mech's centre path is tested (``mover_radius`` > 0
+    tests the whole base); touching counts; a path that does not move enters nothing.
+    """
+    cfg = terrain_config()
+    half_w = cfg.flame_strip_width / 2.0 + mover_radius
+    circle = cfg.flame_circle_diameter / 2.0 + mover_radius
+    segs = [(path[i], path[i + 1]) for i in range(len(path) - 1) if path[i] != path[i + 1]]
+    hits: list[int] = []
+    for k, (shooter, aim) in enumerate(flames):
+        total = distance(shooter, aim)
+        hit = any(point_segment_distance(aim, a, b) <= circle + EPS for a, b in segs)
+        if not hit and total > base_radius:
+            ux, uy = (aim[0] - shooter[0]) / total, (aim[1] - shooter[1]) / total
+            sx, sy = shooter[0] + ux * base_radius, shooter[1] + uy * base_radius
+            length = total - base_radius
+            for a, b in segs:
+                la = ((a[0] - sx) * ux + (a[1] - sy) * uy, -(a[0] - sx) * uy + (a[1] - sy) * ux)
+                lb = ((b[0] - sx) * ux + (b[1] - sy) * uy, -(b[0] - sx) * uy + (b[1] - sy) * ux)
+                if clip_segment_to_rect(la, lb, 0.0, -half_w, length, half_w) is not None:
+                    hit = True
+                    break
+        if hit:
+            hits.append(k)
+    return hits

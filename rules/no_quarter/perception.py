@@ -1,0 +1,175 @@
+"""*5150: No Quarter* queries about what mechs see, reach and command (§12, §13, §16.1, §17).
+
+Pure functions over a :class:`~wargym.rules.no_quarter.state.Battle`; they never write.
+"""
+
+from __future__ import annotations
+
+from wargym.rules.no_quarter.geometry import distance, in_arc
+from wargym.rules.no_quarter.state import Battle, Mech
+from wargym.rules.no_quarter.terrain import Body, Sight, in_cover, is_concealed, sight
+from wargym.rules.no_quarter.vocab import Rank, Side, Status
+
+COMMAND_RADIUS = 8.0
+"""Command radius and group cohesion link length in inches (§12.2, §13.2)."""
+MECH_DOWN_RADIUS = 4.0
+"""Mechs within this distance of a downed friend take Mech Down (§16.2)."""
+IN_SIGHT_CHARGE_RANGE = 6.0
+"""An In Sight winner that cannot fire charges an enemy this close (§16.1.4)."""
+CHARGE_STAGE = 3.0
+"""A charger first moves to this distance from its target (§18.2.1)."""
+FAST_MOVING = 10.0
+"""Inches moved this turn that make a mech Fast Moving (§17.4, ruling D7)."""
+TWISTS = (0, -90, 90)
+"""Torso twists, preferring none (§6.2.1)."""
+
+
+def bodies(battle: Battle) -> list[Body]:
+    """Bases of every mech in play, plus wrecks (ruling D22 option)."""
+    radius = battle.options.base_radius
+    found = [Body(m.id, m.pos, radius) for m in battle.mechs.values() if m.removed is None]
+    found.extend(Body(-1000 - i, pos, radius) for i, pos in enumerate(battle.wrecks))
+    return found
+
+
+def line_between(battle: Battle, observer: Mech, target: Mech) -> Sight:
+    """LOS from ``observer`` to ``target`` ignoring arcs (§17.1, ruling D11)."""
+    return sight(
+        battle.battlefield,
+        observer.pos,
+        target.pos,
+        observer_id=observer.id,
+        target_id=target.id,
+        bodies=bodies(battle),
+        observer_has_ews=observer.has_functioning_ews,
+        base_radius=battle.options.base_radius,
+    )
+
+
+def sees(battle: Battle, observer: Mech, target: Mech, *, twist: int | None = None) -> bool:
+    """``observer`` has ``target`` in its front arc and in LOS (§16.1.1, ruling D3)."""
+    facing = observer.facing if twist is None else (observer.heading + twist) % 360.0
+    if not in_arc(observer.pos, facing, target.pos):
+        return False
+    return line_between(battle, observer, target).visible
+
+
+def in_cover_from(battle: Battle, shooter: Mech, target: Mech) -> bool:
+    """``target`` is in cover against ``shooter`` (§17.2, ruling D12)."""
+    line = line_between(battle, shooter, target)
+    return in_cover(battle.battlefield, line, target.pos, target_moved=target.moved > 0)
+
+
+def concealed(battle: Battle, mech: Mech) -> bool:
+    """Concealed by woods or rough ground (§17.2)."""
+    return is_concealed(battle.battlefield, mech.pos)
+
+
+def is_fast_moving(mech: Mech) -> bool:
+    """Moved 10" or more this turn (§17.4, ruling D7)."""
+    return mech.moved >= FAST_MOVING
+
+
+def able_to_fire(mech: Mech) -> bool:
+    """Not ducked back, leaving, prone or without an operable ranged weapon (ruling D17)."""
+    return (
+        mech.removed is None
+        and mech.status is Status.CARRY_ON
+        and not mech.prone
+        and bool(mech.operable_ranged_weapons)
+    )
+
+
+def engaged_with(battle: Battle, mech: Mech) -> list[int]:
+    """Enemies in base contact: an engaged mech melees instead of moving or firing (D33)."""
+    contact = 2 * battle.options.base_radius + 1e-6
+    return [
+        other.id
+        for other in battle.mechs_of(mech.side.other)
+        if distance(other.pos, mech.pos) <= contact
+    ]
+
+
+def weapon_can_engage(
+    battle: Battle, shooter: Mech, weapon: int, target: Mech, twist: int | None = None
+) -> bool:
+    """Weapon in range, target in arc with ``twist`` (current if None) and LOS (§17.4)."""
+    item = shooter.design.items[weapon]
+    if item.range is None or weapon in shooter.inoperable:
+        return False
+    if distance(shooter.pos, target.pos) > item.range:
+        return False
+    if item.item.value == "flamer" and shooter.flamer_fired_turn:
+        return False
+    return sees(battle, shooter, target, twist=twist)
+
+
+def twists_to_engage(battle: Battle, shooter: Mech, target: Mech) -> list[int]:
+    """Torso twists under which some operable weapon can engage ``target`` (§6.2.1)."""
+    return [
+        twist
+        for twist in TWISTS
+        if any(
+            weapon_can_engage(battle, shooter, w, target, twist)
+            for w in shooter.operable_ranged_weapons
+        )
+    ]
+
+
+def cause_in_range(battle: Battle, tester: Mech, cause: Mech) -> bool:
+    """Fired On "in range": able to fire and some weapon reaches the cause (ruling D17)."""
+    if not able_to_fire(tester) or engaged_with(battle, tester):
+        return False
+    return bool(twists_to_engage(battle, tester, cause))
+
+
+def linked(battle: Battle, a: Mech, b: Mech) -> bool:
+    """Within 8" with an unobstructed line either way, arcs ignored (§13.2, ruling D3)."""
+    if distance(a.pos, b.pos) > COMMAND_RADIUS:
+        return False
+    return line_between(battle, a, b).visible or line_between(battle, b, a).visible
+
+
+def form_groups(battle: Battle, side: Side) -> list[list[int]]:
+    """Groups of ``side``: connected components of cohesion links (§13.2, ruling D30).
+
+    By default links are only followed inside a Team; with ``command_groups=command_radius``
+    Teams linked to a higher leader within his command radius join his group (§12.2).
+    """
+    mechs = battle.mechs_of(side)
+    by_id = {m.id: m for m in mechs}
+    unseen = set(by_id)
+    groups: list[list[int]] = []
+    merge = battle.options.command_groups == "command_radius"
+    for mech in mechs:
+        if mech.id not in unseen:
+            continue
+        component, stack = [], [mech.id]
+        unseen.discard(mech.id)
+        while stack:
+            current = by_id[stack.pop()]
+            component.append(current.id)
+            for other_id in sorted(unseen):
+                other = by_id[other_id]
+                same_team = other.team == current.team
+                via_leader = merge and _commands(current, other)
+                if (same_team or via_leader) and linked(battle, current, other):
+                    unseen.discard(other_id)
+                    stack.append(other_id)
+        groups.append(sorted(component))
+    return groups
+
+
+def _commands(a: Mech, b: Mech) -> bool:
+    higher = (a.rank.order if a.rank else -1, b.rank.order if b.rank else -1)
+    return max(higher) >= Rank.SQUAD_LEADER.order
+
+
+def group_leader(battle: Battle, members: list[int]) -> int:
+    """Highest-ranking leader, else highest Rep, ties the lowest id (ruling D30)."""
+
+    def key(mech_id: int) -> tuple[int, int, int]:
+        mech = battle.mechs[mech_id]
+        return (mech.rank.order if mech.rank else -1, mech.rep, -mech.id)
+
+    return max(members, key=key)

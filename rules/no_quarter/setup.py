@@ -1,0 +1,136 @@
+"""Setting up a No Quarter battle: forces, pilots, leaders and deployment (§9-§12).
+
+Two forces deploy along opposite edges (blue south, red north) facing each other. Forces
+are Teams of three (§11.0); the first mech of each Team is its Team Leader and the force's
+first mech holds the highest rank its size calls for (§12.0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from wargym.rules.dice import Dice
+from wargym.rules.errors import RulesError
+from wargym.rules.events import Event
+from wargym.rules.no_quarter.data import load_rules
+from wargym.rules.no_quarter.pilots import new_pilot
+from wargym.rules.no_quarter.state import Battle, BattleOptions, Mech
+from wargym.rules.no_quarter.terrain import Battlefield, deployment_points, generate_battlefield
+from wargym.rules.no_quarter.vocab import Faction, Rank, Side
+
+TEAM_SIZE = 3
+"""Mechs in a Team (§11.0)."""
+HOME_EDGES = {Side.BLUE: "south", Side.RED: "north"}
+"""Where each side deploys and where its Leaving mechs head (ruling D10)."""
+FACING = {Side.BLUE: 90.0, Side.RED: 270.0}
+"""Initial headings: towards the enemy edge."""
+
+
+@dataclass(frozen=True)
+class ForceSpec:
+    """One side's force: faction, mech designs (pre-generated ids) and how many Stars."""
+
+    side: Side
+    faction: Faction
+    mechs: tuple[str, ...]
+    stars: int = 0
+    """The first ``stars`` pilots are Stars (Rep 5, two attributes) (§9.1)."""
+    use_attributes: bool = True
+    """Roll pilot attributes (§9.6); False plays the "vanilla" game."""
+
+
+def _rank_for(index: int, teams: int) -> Rank | None:
+    if index == 0:
+        if teams >= 3:
+            return Rank.PLATOON_LEADER
+        return Rank.SQUAD_LEADER if teams == 2 else Rank.TEAM_LEADER
+    return Rank.TEAM_LEADER if index % TEAM_SIZE == 0 else None
+
+
+def new_battle(
+    forces: Sequence[ForceSpec],
+    battlefield: Battlefield,
+    rng: np.random.Generator,
+    dice: Dice,
+    options: BattleOptions | None = None,
+) -> Battle:
+    """A battle with both forces deployed; call ``game.advance`` to reach the first decision.
+
+    Pilots are rolled with ``dice`` (§9); deployment positions come from ``rng``.
+    """
+    options = options or BattleOptions()
+    rules = load_rules(options.rules)
+    sides = sorted(force.side.value for force in forces)
+    if sides != ["blue", "red"]:
+        raise RulesError(f"a battle needs one blue and one red force, got {sides}")
+    mechs: dict[int, Mech] = {}
+    for force in sorted(forces, key=lambda f: f.side.value):
+        if not force.mechs:
+            raise RulesError(f"the {force.side.value} force has no mechs")
+        designs = [rules.mech(mech_id) for mech_id in force.mechs]
+        edge = HOME_EDGES[force.side]
+        points = deployment_points(battlefield, edge, len(designs), rng, radius=options.base_radius)
+        teams = (len(designs) + TEAM_SIZE - 1) // TEAM_SIZE
+        for index, (design, pos) in enumerate(zip(designs, points, strict=True)):
+            mech_id = len(mechs)
+            pilot = new_pilot(
+                rules,
+                force.faction,
+                dice,
+                star=index < force.stars,
+                use_attributes=force.use_attributes,
+                name=f"{force.side.value}-{index + 1}",
+            )
+            mechs[mech_id] = Mech(
+                id=mech_id,
+                side=force.side,
+                name=f"{design.id} #{index + 1}",
+                design=design,
+                pilot=pilot,
+                rep=pilot.rep,
+                armor=list(design.armor),
+                speed=design.speed,
+                pos=pos,
+                heading=FACING[force.side],
+                team=index // TEAM_SIZE + (100 if force.side is Side.RED else 0),
+                rank=_rank_for(index, teams),
+            )
+    return Battle(
+        battlefield=battlefield, options=options, mechs=mechs, home_edges=dict(HOME_EDGES)
+    )
+
+
+def new_skirmish(
+    rng: np.random.Generator,
+    dice: Dice,
+    *,
+    blue: Faction = Faction.STAR_ARMY,
+    red: Faction = Faction.HISHEN,
+    mechs_per_side: int = 3,
+    stars: int = 0,
+    options: BattleOptions | None = None,
+    battlefield: Battlefield | None = None,
+) -> Battle:
+    """Two forces of random pre-generated mechs on a generated battlefield, at the first decision.
+
+    >>> from wargym.rules.dice import RandomDice
+    >>> battle = new_skirmish(np.random.default_rng(0), RandomDice.from_seed(0))
+    >>> len(battle.mechs), battle.decision is not None
+    (6, True)
+    """
+    from wargym.rules.no_quarter.game import advance  # the game sequences set-up, not vice versa
+
+    options = options or BattleOptions()
+    rules = load_rules(options.rules)
+    field = battlefield or generate_battlefield(rng)
+    forces = []
+    for side, faction in ((Side.BLUE, blue), (Side.RED, red)):
+        pool = [design.id for design in rules.mechs_of(faction)]
+        picks = tuple(str(pool[int(i)]) for i in rng.integers(0, len(pool), size=mechs_per_side))
+        forces.append(ForceSpec(side, faction, picks, stars=stars))
+    battle = new_battle(forces, field, rng, dice, options)
+    _log: list[Event] = advance(battle, dice)
+    return battle

@@ -1,0 +1,320 @@
+"""*5150: No Quarter* battle state: mechs, pilots, turn bookkeeping (sections 9-16).
+
+The state is plain data. :meth:`Battle.apply` is the only writer of the game state proper
+(positions, armour, statuses, Reps, removals); control bookkeeping (the frame stack of the
+orchestrator and the pending decision) is plain JSON data kept beside it. A battle serialises
+to versioned JSON (:meth:`Battle.to_dict` / :meth:`Battle.from_dict`) and clones cheaply.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from wargym.rules.errors import StateError
+from wargym.rules.events import Event
+from wargym.rules.no_quarter import events as ev
+from wargym.rules.no_quarter.actions import Decision
+from wargym.rules.no_quarter.data import RulesOptions
+from wargym.rules.no_quarter.records import MechDesign, Pilot
+from wargym.rules.no_quarter.terrain import Battlefield
+from wargym.rules.no_quarter.vocab import Location, Rank, Removal, Side, Status
+from wargym.rules.serial import from_jsonable, to_jsonable
+
+STATE_VERSION = 1
+"""Version of the serialised battle format; bumped on any incompatible change."""
+
+LOCATIONS = tuple(Location)
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class BattleOptions:
+    """Rules options of one battle; every default is the digest's ruling."""
+
+    max_turns: int = 20
+    """Turn limit: the battle ends as a draw after this many turns (ruling D37)."""
+    base_radius: float = 0.5
+    """Radius of a mech base in inches (ruling D1)."""
+    star_free_will: bool = True
+    """Stars choose pass 2/1/0 on Fired On, Takes Damage and Mech Down (§9.2, ruling D29)."""
+    spread_fire_rule: Literal["per_shooter", "off"] = "per_shooter"
+    """Every mech targeted once before any twice, per shooter and firing (§17.3, ruling D14)."""
+    in_sight_free_move: bool = True
+    """The triggering force may move up to 2" free before the In Sight roll (§16.1.3, D8)."""
+    reaction_fire_once_per_enemy: bool = True
+    """A mech fires in reaction at one enemy at most once per group activation (ruling D15)."""
+    leave_wrecks: bool = False
+    """Removed mechs stay as LOS-blocking wrecks (ruling D22 option)."""
+    command_groups: Literal["teams", "command_radius"] = "teams"
+    """Groups are Teams (D30 default), or merge Teams within 8" + LOS of a higher leader (§12.2)."""
+    lucky: Literal["auto", "off"] = "auto"
+    """Lucky re-rolls the pilot's first failed Pilot Test or pass-0 reaction test (ruling D26)."""
+    move_directions: int = 16
+    """Directions of the enumerated straight-line moves offered as legal options (ruling D5)."""
+    move_fractions: tuple[float, ...] = (0.25, 0.5, 0.75, 1.0)
+    """Fractions of the allowance of the enumerated moves (ruling D5)."""
+    rules: RulesOptions = field(default_factory=RulesOptions)
+    """Which readings of the tables to use (faction lists, misprints; see ``RulesOptions``)."""
+
+
+@dataclass
+class Mech:
+    """One mech on the table: its design, its pilot and everything that changes in battle."""
+
+    id: int
+    side: Side
+    name: str
+    design: MechDesign
+    pilot: Pilot
+    rep: int
+    armor: list[int]
+    speed: int
+    pos: Point
+    heading: float
+    team: int
+    rank: Rank | None = None
+    twist: int = 0
+    status: Status = Status.CARRY_ON
+    prone: bool = False
+    moved: float = 0.0
+    lost_limbs: list[Location] = field(default_factory=list)
+    inoperable: list[int] = field(default_factory=list)
+    removed: Removal | None = None
+    fired_this_activation: bool = False
+    flamer_fired_turn: bool = False
+    lucky_used: bool = False
+    resilient_used: bool = False
+    hard_as_nails_used: bool = False
+    reaction_fired_at: list[int] = field(default_factory=list)
+
+    @property
+    def on_table(self) -> bool:
+        """Still in play (§16.3.3, ruling D22)."""
+        return self.removed is None
+
+    @property
+    def mech_class(self) -> int:
+        """Class 1 (largest) to 5 (smallest) (§10.1)."""
+        return self.design.mech_class
+
+    @property
+    def facing(self) -> float:
+        """Heading of the firing arc: legs plus torso twist (§6.2.1)."""
+        return (self.heading + self.twist) % 360.0
+
+    def armor_at(self, location: Location) -> int:
+        """Current armour of ``location``."""
+        return self.armor[LOCATIONS.index(location)]
+
+    def item_operable(self, index: int) -> bool:
+        """The item is mounted, not knocked out and its limb not blown off."""
+        return index not in self.inoperable
+
+    @property
+    def operable_ranged_weapons(self) -> list[int]:
+        """Indices of ranged weapons that still work (§17.4)."""
+        return [
+            i
+            for i, item in enumerate(self.design.items)
+            if item.is_ranged_weapon and i not in self.inoperable
+        ]
+
+    @property
+    def weapons_out_of_action(self) -> int:
+        """Weapons knocked out, each -1 Rep on reaction tests (§16.2)."""
+        return sum(1 for i in self.inoperable if self.design.items[i].is_weapon)
+
+    @property
+    def damaged(self) -> bool:
+        """Lost any armour or has an inoperable item (ruling D31)."""
+        return self.inoperable != [] or any(
+            now < self.design.armor[i] for i, now in enumerate(self.armor)
+        )
+
+    @property
+    def ews_bonus(self) -> int:
+        """In Sight bonus successes of a functioning EWS (§10.6.2)."""
+        for i, item in enumerate(self.design.items):
+            if item.item.is_ews and i not in self.inoperable:
+                return 2 if item.item.value == "ews_2" else 1
+        return 0
+
+    @property
+    def has_functioning_ews(self) -> bool:
+        """A functioning EWS ignores night/woods/weather LOS limits (§10.6.2)."""
+        return self.ews_bonus > 0
+
+    @property
+    def has_jump_jets(self) -> bool:
+        """Operable jump jets (§10.6.1)."""
+        return any(
+            item.item.value == "jump_jets" and i not in self.inoperable
+            for i, item in enumerate(self.design.items)
+        )
+
+
+@dataclass
+class Battle:
+    """A No Quarter battle between two sides on one battlefield."""
+
+    battlefield: Battlefield
+    options: BattleOptions
+    mechs: dict[int, Mech]
+    turn: int = 0
+    dice: dict[Side, int] = field(default_factory=dict)
+    first_side: Side | None = None
+    active_side: Side | None = None
+    group_of: dict[int, int] = field(default_factory=dict)
+    seen_pairs: list[tuple[int, int]] = field(default_factory=list)
+    losses: dict[Side, int] = field(default_factory=lambda: {Side.BLUE: 0, Side.RED: 0})
+    flames: list[tuple[Point, Point]] = field(default_factory=list)
+    wrecks: list[Point] = field(default_factory=list)
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    decision: Decision | None = None
+    over: bool = False
+    winner: Side | None = None
+    end_reason: str = ""
+    home_edges: dict[Side, str] = field(default_factory=dict)
+    version: int = STATE_VERSION
+
+    # -- queries ------------------------------------------------------------------------
+    def mechs_of(self, side: Side) -> list[Mech]:
+        """Mechs of ``side`` still in play, in id order."""
+        return [m for m in self.mechs.values() if m.side is side and m.removed is None]
+
+    def mech(self, mech_id: int) -> Mech:
+        """The mech with ``mech_id``."""
+        try:
+            return self.mechs[mech_id]
+        except KeyError:
+            raise StateError(f"no mech with id {mech_id}") from None
+
+    # -- the one writer -----------------------------------------------------------------
+    def apply(self, event: Event) -> None:
+        """Write ``event`` into the battle; nothing else changes the game state proper."""
+        if isinstance(event, ev.MechMoved):
+            mech = self.mechs[event.mech]
+            mech.pos = event.path[-1]
+            mech.heading = event.heading
+            mech.moved += event.inches
+            if event.kind == "duck_back":
+                mech.twist = 0
+        elif isinstance(event, ev.MechFaced):
+            mech = self.mechs[event.mech]
+            mech.heading, mech.twist = event.heading, event.twist
+        elif isinstance(event, ev.DamageRolled):
+            self.mechs[event.target].armor[LOCATIONS.index(event.location)] = event.armor_after
+        elif isinstance(event, ev.CriticalHit):
+            mech = self.mechs[event.mech]
+            mech.speed = event.speed_after
+            for item in event.items_lost:
+                if item not in mech.inoperable:
+                    mech.inoperable.append(item)
+            if event.kind in ("arm_blown_off", "leg_blown_off") and event.location not in (
+                mech.lost_limbs
+            ):
+                mech.lost_limbs.append(event.location)
+        elif isinstance(event, ev.ItemDisabled):
+            mech = self.mechs[event.mech]
+            for item in event.items:
+                if item not in mech.inoperable:
+                    mech.inoperable.append(item)
+        elif isinstance(event, ev.PilotTested):
+            mech = self.mechs[event.mech]
+            mech.rep = event.rep_after
+            mech.prone = mech.prone or event.knocked_down
+            mech.resilient_used = mech.resilient_used or event.resilient_used
+        elif isinstance(event, ev.StoodUp):
+            self.mechs[event.mech].prone = False
+        elif isinstance(event, ev.MechRemoved):
+            mech = self.mechs[event.mech]
+            mech.removed = event.reason
+            self.losses[mech.side] += 1 if mech.status is not Status.LEAVE_BATTLEFIELD else 0
+            if self.options.leave_wrecks and event.reason is not Removal.LEFT_TABLE:
+                self.wrecks.append(mech.pos)
+        elif isinstance(event, ev.CheatedDeath):
+            mech = self.mechs[event.mech]
+            mech.rep = event.rep_after
+            mech.hard_as_nails_used = mech.hard_as_nails_used or event.via == "hard_as_nails"
+        elif isinstance(event, ev.StatusChanged):
+            mech = self.mechs[event.mech]
+            if event.status is Status.LEAVE_BATTLEFIELD and mech.status is not event.status:
+                self.losses[mech.side] += 1  # counts as lost from the moment (§16.3.3)
+            mech.status = event.status
+        elif isinstance(event, ev.RepChanged):
+            self.mechs[event.mech].rep = event.rep
+        elif isinstance(event, ev.FlameLaid):
+            self.flames.append((event.start, event.end))
+        elif isinstance(event, ev.LuckyReroll):
+            self.mechs[event.mech].lucky_used = True
+        elif isinstance(event, ev.TurnStarted):
+            self.turn = event.turn
+            for mech in self.mechs.values():
+                mech.moved = 0.0
+                mech.flamer_fired_turn = False
+        elif isinstance(event, ev.ActivationRolled):
+            self.dice = {Side.BLUE: event.blue, Side.RED: event.red}
+            self.first_side = event.first
+        elif isinstance(event, ev.GroupsFormed):
+            for members, leader in zip(event.groups, event.leaders, strict=True):
+                for member in members:
+                    self.group_of[member] = leader
+        elif isinstance(event, ev.LeaderAppointed):
+            self.mechs[event.mech].rank = Rank(event.rank)
+        elif isinstance(event, ev.BattleEnded):
+            self.over, self.winner, self.end_reason = True, event.winner, event.reason
+
+    # -- copies and serialisation -------------------------------------------------------
+    def clone(self) -> Battle:
+        """An independent copy for search and what-if analysis (records are shared)."""
+        twin = copy.copy(self)
+        twin.mechs = {}
+        for key, mech in self.mechs.items():
+            copied = copy.copy(mech)
+            copied.armor = list(mech.armor)
+            copied.lost_limbs = list(mech.lost_limbs)
+            copied.inoperable = list(mech.inoperable)
+            copied.reaction_fired_at = list(mech.reaction_fired_at)
+            twin.mechs[key] = copied
+        twin.dice = dict(self.dice)
+        twin.group_of = dict(self.group_of)
+        twin.seen_pairs = list(self.seen_pairs)
+        twin.losses = dict(self.losses)
+        twin.flames = list(self.flames)
+        twin.wrecks = list(self.wrecks)
+        twin.frames = _copy_json(self.frames)
+        twin.home_edges = dict(self.home_edges)
+        return twin
+
+    def to_dict(self) -> dict[str, Any]:
+        """The battle as versioned JSON-compatible data."""
+        data: dict[str, Any] = to_jsonable(self)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Battle:
+        """Rebuild a battle from :meth:`to_dict` output; malformed data raises StateError."""
+        if not isinstance(data, dict):
+            raise StateError(f"a battle must be a JSON object, got {type(data).__name__}")
+        version = data.get("version")
+        if version != STATE_VERSION:
+            raise StateError(
+                f"battle format version {version!r}; this engine reads {STATE_VERSION}"
+            )
+        battle: Battle = from_jsonable(cls, data, where="battle")
+        for key, mech in battle.mechs.items():
+            if key != mech.id:
+                raise StateError(f"battle.mechs.{key}: id field says {mech.id}")
+            if len(mech.armor) != len(LOCATIONS):
+                raise StateError(f"battle.mechs.{key}.armor: expected {len(LOCATIONS)} values")
+        return battle
+
+
+def _copy_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(v) for v in value]
+    return value

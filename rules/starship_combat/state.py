@@ -1,0 +1,269 @@
+"""Battle state: plain, versioned, serialisable data (style guide §5.4) and derived values.
+
+Derived values (current G, power steps, agility, DefDM, ...) are functions of a ship's counters
+and its design's damage record (§2.4, TR-R4, TR-R11, TR-R15, TR-R16, TR-R17).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from wargym.rules.errors import StateError
+from wargym.rules.serial import from_jsonable, to_jsonable
+from wargym.rules.starship_combat.damage_record import DamageRecord, build_damage_record
+from wargym.rules.starship_combat.data import load_rules
+from wargym.rules.starship_combat.records import ShipDesign, WeaponMount
+from wargym.rules.starship_combat.ruleset import RuleSet
+
+STATE_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Named options; the defaults are the digest's rulings (D-1..D-15, TR-R5, TR-R7)."""
+
+    batched: bool = True
+    """D-2: batched to-hit and penetration (§2.1); False rolls per battery."""
+    literal_bare_success: bool = False
+    """D-3: a bare success gives 0 % as the literal source (default 10 %, TR-R7)."""
+    sequential_thresholds: bool = False
+    """D-4: destroyed counts *after* the inoperative boxes (sequential rows) instead of cumulative."""
+    ecp_rounded_rows: bool = False
+    """D-5 / TR-R12: destroyed = 2 x rounded rows (Liikargi maneuver 44) instead of 42."""
+    sensors: bool = False
+    """TR-R5 / §2.14: optional sensor rules with detection and fog of war."""
+    remote_fire_guidance: bool = True
+    """§2.18 / TR-R14: a sensorless ship fires on friendly data at DM -1."""
+    boarding: bool = True
+    """§2.17 / TR-R22: quick boarding orders."""
+    black_globes: bool = True
+    """TR-R24: black globes in play (flicker orders)."""
+    fire_after_movement: bool = False
+    """Plot fire after movement is resolved (two order phases) instead of TR-R3's single phase."""
+    max_rounds: int = 0
+    """Truncation round (TR-R25); 0 takes the table value (30)."""
+    nuclear_missiles: bool | None = None
+    """Override of the scenario flag turning conventional missiles nuclear (TR-R9)."""
+
+
+@dataclass(slots=True)
+class FireOrder:
+    """Batteries of one weapon type ordered to fire at one target (TR-R3)."""
+
+    weapon: str
+    target: int
+    batteries: int
+
+
+@dataclass(slots=True)
+class ShipOrders:
+    """One ship's orders for the round, built decision by decision (TR-R3)."""
+
+    heading: int | None = None
+    accel_dir: int | None = None
+    accel_mag: int | None = None
+    flicker: int | None = None
+    fire: list[FireOrder] = field(default_factory=list)
+    weapons_done: list[str] = field(default_factory=list)
+    board_done: bool = False
+    board_target: int | None = None
+
+
+@dataclass(slots=True)
+class ShipState:
+    """A ship or fighter squadron in play (§2.13 record counters, TR-R4 position)."""
+
+    id: int
+    side: int
+    design: str
+    craft: int
+    pos: tuple[int, int]
+    vel: tuple[int, int]
+    heading: int
+    gunnery: int
+    tactics: int
+    troop_quality: str
+    armor: int
+    weapons: dict[str, int]
+    screens: dict[str, int]
+    computer: int
+    sensors: int
+    crew: int
+    frozen_watch: int
+    fuel: int
+    troops: int
+    hull_dmg: int = 0
+    maneuver_dmg: int = 0
+    jump_dmg: int = 0
+    power_dmg: int = 0
+    leak: str = ""
+    leak_turns: int = 0
+    flicker: int = 0
+    bridge_hit_round: int = -1
+    destroyed: bool = False
+    captured: bool = False
+    disengaged: bool = False
+    out: str = ""
+
+
+@dataclass(slots=True)
+class BattleState:
+    """The whole battle: ships, round, orders being plotted, detection and result (TR-R3)."""
+
+    scenario: str
+    options: Options
+    ships: list[ShipState]
+    round: int = 1
+    phase: str = "orders"
+    orders: dict[int, ShipOrders] = field(default_factory=dict)
+    detected: dict[int, list[int]] = field(default_factory=dict)
+    nuke_hexes: list[tuple[int, int]] = field(default_factory=list)
+    over: bool = False
+    winner: int | None = None
+    end_reason: str = ""
+    nuclear_missiles: bool = False
+
+    def clone(self) -> BattleState:
+        """A deep, independent copy (for search and what-if)."""
+        return copy.deepcopy(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Stable JSON data, versioned: ``{"version": 1, ...}``."""
+        data: dict[str, Any] = to_jsonable(self)
+        return {"version": STATE_VERSION, **data}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BattleState:
+        """Rebuild a state from :meth:`to_dict` output; rejects other versions."""
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+            raise StateError(f"expected a version {STATE_VERSION} state")
+        body = {k: v for k, v in data.items() if k != "version"}
+        state = from_jsonable(cls, body, "state")
+        assert isinstance(state, BattleState)
+        return state
+
+    def ship(self, ship_id: int) -> ShipState:
+        """The ship with id ``ship_id``."""
+        return self.ships[ship_id]
+
+    def side_ships(self, side: int) -> list[ShipState]:
+        """Ships of ``side`` in id order."""
+        return [s for s in self.ships if s.side == side]
+
+
+@cache
+def record_of(design: str) -> DamageRecord:
+    """Cached damage record of a design (§2.13)."""
+    rules = load_rules()
+    return build_damage_record(rules.ships[design], rules)
+
+
+def design_of(ship: ShipState) -> ShipDesign:
+    """The ship's design."""
+    return load_rules().ships[ship.design]
+
+
+def mount(ship: ShipState, key: str) -> WeaponMount:
+    """The design's weapon mount ``key``."""
+    for m in design_of(ship).weapons:
+        if m.key == key:
+            return m
+    raise KeyError(key)
+
+
+def destroyed_at(inop: int, destroyed: int, options: Options) -> int:
+    """Destroyed threshold: cumulative (TR-R11) or after the inop boxes (D-4 option)."""
+    return inop + destroyed if options.sequential_thresholds else destroyed
+
+
+def drive_destroyed(ship: ShipState, track: str, options: Options) -> int:
+    """Destroyed value of a drive track (TR-R12; D-5 option uses the rounded rows)."""
+    rec = record_of(ship.design)
+    t = {"maneuver": rec.maneuver, "jump": rec.jump, "power": rec.power}[track]
+    if t is None:
+        return 0
+    value = t.alt_destroyed if options.ecp_rounded_rows else t.destroyed
+    return destroyed_at(t.inop_total, value, options)
+
+
+def hull_limits(ship: ShipState, options: Options) -> tuple[int, int]:
+    """Hull (inop, destroyed) thresholds; pooled over the craft for a squadron (§2.15)."""
+    rec = record_of(ship.design)
+    n = max(1, ship.craft)
+    inop, dest = rec.hull_inop * n, rec.hull_destroyed * n
+    return inop, destroyed_at(inop, dest, options)
+
+
+def hull_inop(ship: ShipState, options: Options) -> bool:
+    """Whether the hull (or the squadron pool) is inoperative (§2.10, TR-R11)."""
+    return ship.hull_dmg >= hull_limits(ship, options)[0]
+
+
+def power_steps(ship: ShipState, rules: RuleSet, options: Options) -> int:
+    """Tens of percent of power lost; 10 if destroyed or out of fuel (TR-R11, TR-R16, TR-R17)."""
+    rec = record_of(ship.design)
+    if ship.power_dmg >= drive_destroyed(ship, "power", options) or ship.fuel <= 0:
+        return rules.power_steps
+    return min(rules.power_steps, ship.power_dmg // rec.power.per_unit)
+
+
+def current_g(ship: ShipState, rules: RuleSet, options: Options) -> int:
+    """Current maneuver G (TR-R4)."""
+    rec = record_of(ship.design)
+    if ship.maneuver_dmg >= drive_destroyed(ship, "maneuver", options):
+        return 0
+    g = max(0, design_of(ship).maneuver_g - ship.maneuver_dmg // rec.maneuver.per_unit)
+    if hull_inop(ship, options):
+        g = min(g, 1)
+    if power_steps(ship, rules, options) >= rules.power_screens_off:
+        g = 0
+    return g
+
+
+def agility(ship: ShipState, rules: RuleSet, options: Options) -> int:
+    """Current agility: -2 per power step, 0 with the hull inoperative (§2.4, TR-R15)."""
+    if hull_inop(ship, options) and ship.craft == 0:
+        return 0
+    base = design_of(ship).agility
+    return max(0, base + rules.agility_per_power_step * power_steps(ship, rules, options))
+
+
+def def_dm(ship: ShipState, rules: RuleSet, options: Options) -> int:
+    """Current DefDM = UCP DefDM - agility lost (TR-R15)."""
+    design = design_of(ship)
+    return design.def_dm - (design.agility - agility(ship, rules, options))
+
+
+def operational_craft(ship: ShipState, options: Options) -> int:
+    """Fighters' worth of firepower of a squadron (TR-R21); 0 once inoperative."""
+    inop, _dest = hull_limits(ship, options)
+    if ship.hull_dmg >= inop:
+        return 0
+    return -(-ship.craft * (inop - ship.hull_dmg) // inop)
+
+
+def battery_count(ship: ShipState, key: str, options: Options) -> int:
+    """Batteries of weapon type ``key`` now (single-battery types: 1 while any box is left)."""
+    m = mount(ship, key)
+    if ship.craft:
+        return operational_craft(ship, options) * m.batteries
+    boxes = ship.weapons.get(key, 0)
+    return (1 if boxes > 0 else 0) if m.batteries == 1 else boxes
+
+
+def weapon_factor(ship: ShipState, key: str) -> int:
+    """Current UCP factor: single-battery types lose factor with their boxes (§2.4)."""
+    m = mount(ship, key)
+    if ship.craft or m.batteries > 1:
+        return m.factor
+    return ship.weapons.get(key, 0)
+
+
+def bearing_count(ship: ShipState, key: str, options: Options) -> int:
+    """Bearing batteries now: the UCP Bear, at most the batteries left (TR-R20)."""
+    m = mount(ship, key)
+    bear = m.bearing * max(1, operational_craft(ship, options)) if ship.craft else m.bearing
+    return min(bear, battery_count(ship, key, options))
