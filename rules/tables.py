@@ -30,6 +30,7 @@ import yaml
 from wargym.rules.errors import TableError
 
 CONFIG_PACKAGE = "wargym.configs"
+_SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @cache
@@ -45,7 +46,7 @@ def read_config_text(relative_path: str) -> str:
 def parse_yaml(text: str, source: str) -> Node:
     """Parse YAML ``text`` safely and wrap it in a :class:`Node` named after ``source``."""
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a SafeLoader, C if built
     except yaml.YAMLError as error:
         raise TableError(f"{source}: not valid YAML: {error}") from error
     return Node(data, source)

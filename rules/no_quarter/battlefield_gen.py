@@ -35,7 +35,8 @@ def generate_battlefield(
     Buildings (at most 19.4.1 size, random construction armour), woods, hills with crests and
     rough patches stay out of the 6" deployment strips along the south and north edges; at
     most one road (a 2" north-south strip), one river (an east-west strip) and one lake.
-    Buildings never overlap other features (roads included) and keep 1" apart from them.
+    Buildings never overlap other features (roads included) and keep 1" apart from them;
+    a lake overlaps nothing.
     """
     cfg = terrain_config()
     n = int(rng.integers(6, 11)) if n_features is None else n_features
@@ -99,9 +100,10 @@ def _random_feature(
 
 def _fits(new: Feature, placed: Sequence[Feature]) -> bool:
     for old in placed:
-        gap = 1.0 if Terrain.BUILDING in (new.kind, old.kind) else 0.0
-        if new.kind is not old.kind and gap == 0.0:
-            continue  # woods on a hill, a road through woods: allowed
+        kinds = (new.kind, old.kind)
+        gap = 1.0 if Terrain.BUILDING in kinds else 0.0
+        if new.kind is not old.kind and gap == 0.0 and Terrain.DEEP_WATER not in kinds:
+            continue  # woods on a hill, a road through woods: allowed; lakes stand alone
         if (
             new.x0 < old.x1 + gap
             and old.x0 < new.x1 + gap

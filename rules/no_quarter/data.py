@@ -338,13 +338,35 @@ def activation_rep(
 
 
 TABLE_FILES = (
-    "pilot_rep", "personal_weapons", "racial_attributes", "random_attributes", "mech_classes",
-    "weight_capacity", "speed", "weapons", "misc_items", "mounting", "faction_restrictions",
-    "mechs", "organization", "leaders", "activation", "in_sight", "reaction_tests",
-    "ranged_combat", "hit_location", "ranged_damage", "critical_hits", "pilot_test",
-    "outgunned", "charge_into_melee", "melee_combat", "melee_hit_location", "melee_damage",
+    "pilot_rep",
+    "personal_weapons",
+    "racial_attributes",
+    "random_attributes",
+    "mech_classes",
+    "weight_capacity",
+    "speed",
+    "weapons",
+    "misc_items",
+    "mounting",
+    "faction_restrictions",
+    "mechs",
+    "organization",
+    "leaders",
+    "activation",
+    "in_sight",
+    "reaction_tests",
+    "ranged_combat",
+    "hit_location",
+    "ranged_damage",
+    "critical_hits",
+    "pilot_test",
+    "outgunned",
+    "charge_into_melee",
+    "melee_combat",
+    "melee_hit_location",
+    "melee_damage",
     "multiple_melee",
-)  # fmt: skip
+)
 """Stems of every YAML file this module owns under ``configs/rules/no_quarter``."""
 
 

@@ -84,8 +84,9 @@ def mount(rules: NoQuarterRules, spec: ItemSpec, mech_class: int) -> MountedItem
         return MountedItem(item, location, wv, None, 0, 0, label)
     profile = rules.weapons[item]
     assert profile.impact is not None
-    return MountedItem(item, location, profile.wv, profile.range, profile.target,
-                       profile.impact, label)  # fmt: skip
+    return MountedItem(
+        item, location, profile.wv, profile.range, profile.target, profile.impact, label
+    )
 
 
 def _item_problems(rules: NoQuarterRules, design: MechDesign) -> list[DesignProblem]:
@@ -109,9 +110,13 @@ def _item_problems(rules: NoQuarterRules, design: MechDesign) -> list[DesignProb
         p = rules.weapons[mounted.item]
         actual = (mounted.wv, mounted.range, mounted.target, mounted.impact)
         if actual != (p.wv, p.range, p.target, p.impact):
-            problems.append(DesignProblem(
-                "item_stats", f"{name}: WV/range/target/impact {actual} differ from table 10.4 "
-                f"{(p.wv, p.range, p.target, p.impact)}"))  # fmt: skip
+            problems.append(
+                DesignProblem(
+                    "item_stats",
+                    f"{name}: WV/range/target/impact {actual} differ from table 10.4 "
+                    f"{(p.wv, p.range, p.target, p.impact)}",
+                )
+            )
     return problems
 
 
@@ -149,11 +154,17 @@ def design_problems(
     if not 7 <= total <= 36:
         add(DesignProblem("total_armor", f"total armor {total} outside 7-36 (§10.2)"))
     else:
-        derived = (class_for_armor(rules, total), speed_for_armor(rules, total),
-                   capacity_for_armor(rules, total))  # fmt: skip
-        for code, have, want in zip(("mech_class", "speed", "capacity"),
-                                    (design.mech_class, design.speed, design.capacity),
-                                    derived, strict=True):  # fmt: skip
+        derived = (
+            class_for_armor(rules, total),
+            speed_for_armor(rules, total),
+            capacity_for_armor(rules, total),
+        )
+        for code, have, want in zip(
+            ("mech_class", "speed", "capacity"),
+            (design.mech_class, design.speed, design.capacity),
+            derived,
+            strict=True,
+        ):
             if have != want:
                 add(DesignProblem(code, f"{code} {have}, but armor {total} gives {want}"))
         if design.wv_used > design.capacity:
@@ -165,12 +176,22 @@ def design_problems(
         wv = sum(design.items[i].wv for i in design.items_at(location))
         limit = factor * design.armor_at(location)
         if wv > limit:
-            add(DesignProblem("location_wv", f"{location.value} mounts {wv} WV > {factor} x "
-                              f"armor {design.armor_at(location)} = {limit} (§10.5)"))  # fmt: skip
+            add(
+                DesignProblem(
+                    "location_wv",
+                    f"{location.value} mounts {wv} WV > {factor} x "
+                    f"armor {design.armor_at(location)} = {limit} (§10.5)",
+                )
+            )
     ews = Counter(m.item for m in design.items if m.item.is_ews)
     if sum(ews.values()) > rules.mounting.max_ews_per_mech:
-        add(DesignProblem("ews_count", f"{sum(ews.values())} EWS mounted; at most "
-                          f"{rules.mounting.max_ews_per_mech} (§10.6.2)"))  # fmt: skip
+        add(
+            DesignProblem(
+                "ews_count",
+                f"{sum(ews.values())} EWS mounted; at most "
+                f"{rules.mounting.max_ews_per_mech} (§10.6.2)",
+            )
+        )
     problems.extend(_item_problems(rules, design))
     if check_faction:
         problems.extend(_faction_problems(rules, design))
@@ -258,8 +279,11 @@ def _entry_items(
         location = as_enum(row["location"], Location)
         label_node = row.get("label")
         label = label_node.as_str() if label_node else item.value
-        spec: ItemSpec = (item, location, wv // count) if not item.is_ranged_weapon and not \
-            item.is_misc else (item, location)  # fmt: skip
+        spec: ItemSpec = (
+            (item, location, wv // count)
+            if not item.is_ranged_weapon and not item.is_misc
+            else (item, location)
+        )
         single = mount(rules, spec, mech_class)
         if single.wv * count != wv:
             raise row.fail(f"printed WV {wv} != {count} x table WV {single.wv}")
@@ -274,9 +298,14 @@ def _entry_items(
                 overrides = {str(k): child.as_int(1) for k, child in printed.items()}
                 printed_used = True
         single = MountedItem(
-            item, location, single.wv, overrides.get("range", single.range),
-            overrides.get("target", single.target), overrides.get("impact", single.impact), label,
-        )  # fmt: skip
+            item,
+            location,
+            single.wv,
+            overrides.get("range", single.range),
+            overrides.get("target", single.target),
+            overrides.get("impact", single.impact),
+            label,
+        )
         items.extend([single] * count)
     return items, printed_used
 

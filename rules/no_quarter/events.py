@@ -90,7 +90,7 @@ class MechMoved(Event):
     cost: float
     inches: float
     kind: str
-    """``voluntary``, ``reverse``, ``jump``, ``free`` (In Sight), ``duck_back``, ``leave``, ``charge``."""
+    """voluntary, reverse, jump, free (In Sight), duck_back, leave or charge."""
 
 
 @dataclass(frozen=True)

@@ -92,7 +92,8 @@ def nearest_frame(battle: Battle, kind: str) -> Frame | None:
     """The topmost frame of ``kind`` on the stack, if any."""
     for frame in reversed(battle.frames):
         if frame["kind"] == kind:
-            return frame
+            found: Frame = frame
+            return found
     return None
 
 

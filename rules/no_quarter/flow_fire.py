@@ -31,7 +31,7 @@ from wargym.rules.no_quarter.ranged_combat import (
 )
 from wargym.rules.no_quarter.state import Battle, Mech
 from wargym.rules.no_quarter.terrain import protected_locations
-from wargym.rules.no_quarter.vocab import Attribute, ItemType
+from wargym.rules.no_quarter.vocab import Attribute, ItemType, Location
 
 Assignment = tuple[int, int]
 
@@ -233,7 +233,7 @@ def _resolve_weapon(
             return
         faces = ctx.dice.roll(2)
         location = hit_location(rules, (faces[0], faces[1]))
-        alternatives: tuple = ()
+        alternatives: tuple[Location, ...] = ()
         if Attribute.MARKSMAN in attributes:  # roll twice, keep the better (§9.6.4)
             again = ctx.dice.roll(2)
             other = hit_location(rules, (again[0], again[1]))

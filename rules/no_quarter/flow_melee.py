@@ -29,7 +29,7 @@ from wargym.rules.no_quarter.melee import (
 from wargym.rules.no_quarter.perception import CHARGE_STAGE, in_cover_from
 from wargym.rules.no_quarter.state import Battle, Mech
 from wargym.rules.no_quarter.terrain import path_cost
-from wargym.rules.no_quarter.vocab import ItemType, Location, MeleeAttack, Status
+from wargym.rules.no_quarter.vocab import Aspect, ItemType, Location, MeleeAttack, Status
 
 MAX_TIED_ROUNDS = 50
 """Safety valve: after this many tied rounds in a row the exchange ends without a winner."""
@@ -100,7 +100,7 @@ def charge_step(ctx: Ctx, frame: Frame) -> None:
         ctx.push(melee_frame(charger.id, target.id, jump_attack=frame.get("jump", False)))
 
 
-def _charge_test(ctx: Ctx, frame: Frame, charger: Mech, target: Mech, side_on: object) -> None:
+def _charge_test(ctx: Ctx, frame: Frame, charger: Mech, target: Mech, side_on: Aspect) -> None:
     battle, rules = ctx.battle, ctx.rules
     charger_faces = ctx.dice.roll(2)
     charger_passed = passed_dice(charger_faces, charger.rep)
@@ -110,7 +110,7 @@ def _charge_test(ctx: Ctx, frame: Frame, charger: Mech, target: Mech, side_on: o
     reused = key in cache
     dice = charge_target_dice(
         rules, target_in_cover=in_cover_from(battle, charger, target), aspect=side_on
-    )  # type: ignore[arg-type]
+    )
     if reused:
         target_faces = tuple(cache[key])
     else:

@@ -111,7 +111,8 @@ def walk(
     length = distance(start, to)
     facing = (heading + mech.twist) % 360.0
     seen = visible_enemies(battle, mech, start, facing) if in_sight else set()
-    steps = max(1, math.ceil(length / STEP)) if in_sight else 1
+    # a jump cannot pause in mid-air over a base or a building: check at its landing only
+    steps = max(1, math.ceil(length / STEP)) if in_sight and not jump else 1
     for i in range(1, steps + 1):
         t = i / steps
         point = (start[0] + (to[0] - start[0]) * t, start[1] + (to[1] - start[1]) * t)
@@ -225,9 +226,9 @@ def insight_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list
     """Free 2" moves, or a winner's charge target."""
     if frame["stage"] == "free":
         mech = battle.mechs[frame["free"][0]]
-        return [FreeMove(mech.id, None)] + [
-            FreeMove(mech.id, p) for p in _free_targets(battle, mech)
-        ]
+        options: list[Action] = [FreeMove(mech.id, None)]
+        options.extend(FreeMove(mech.id, p) for p in _free_targets(battle, mech))
+        return options
     mech_id = frame["charging"]
     return [Charge(mech_id, t) for t in frame["charge_options"]]
 

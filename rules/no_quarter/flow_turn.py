@@ -19,11 +19,11 @@ from wargym.rules.no_quarter.actions import (
 )
 from wargym.rules.no_quarter.consequences import leave_move
 from wargym.rules.no_quarter.data import NoQuarterRules
-from wargym.rules.no_quarter.pilots import activation_rep
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.flow_mech import mech_frame
 from wargym.rules.no_quarter.melee import melee_attack_order
 from wargym.rules.no_quarter.perception import engaged_with, form_groups, group_leader
+from wargym.rules.no_quarter.pilots import activation_rep
 from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.vocab import Side, Status
 

@@ -58,8 +58,13 @@ def legal_actions(battle: Battle) -> list[Action]:
     """The exact legal options at the current decision point (empty when over)."""
     if battle.over or battle.decision is None:
         return []
+    cached = battle.options_cache
+    if cached is not None and cached[0] == battle.decision:
+        return list(cached[1])
     frame = battle.frames[-1]
-    return HANDLERS[frame["kind"]].options(battle, rules_of(battle), frame)
+    options = HANDLERS[frame["kind"]].options(battle, rules_of(battle), frame)
+    battle.options_cache = (battle.decision, tuple(options))
+    return options
 
 
 def check_legal(battle: Battle, action: Action) -> None:
@@ -73,12 +78,12 @@ def check_legal(battle: Battle, action: Action) -> None:
     if action in options:
         return
     frame = battle.frames[-1]
-    if isinstance(action, Move) and frame["kind"] == "mech" and action.mech == frame["mech"]:
-        if any(isinstance(o, Move) for o in options):  # any point, not just the listed ones
-            problem = move_problem(battle, battle.mechs[action.mech], frame, action)
-            if problem is None:
-                return
-            raise IllegalActionError(f"{action}: {problem}")
+    mech_moves = frame["kind"] == "mech" and any(isinstance(o, Move) for o in options)
+    if isinstance(action, Move) and mech_moves and action.mech == frame["mech"]:
+        problem = move_problem(battle, battle.mechs[action.mech], frame, action)  # any point
+        if problem is None:
+            return
+        raise IllegalActionError(f"{action}: {problem}")
     raise IllegalActionError(
         f"{action} is not legal at this {decision.kind.value} decision of {decision.side.value}"
         f"; {len(options)} legal options, e.g. {', '.join(str(o) for o in options[:3])}"
@@ -94,6 +99,7 @@ def play(battle: Battle, action: Action, dice: Dice) -> list[Event]:
     ctx = Ctx(battle, dice, rules_of(battle))
     frame = battle.frames[-1]
     battle.decision = None
+    battle.options_cache = None
     HANDLERS[frame["kind"]].act(ctx, frame, action)
     _run(ctx)
     return ctx.log
@@ -101,6 +107,7 @@ def play(battle: Battle, action: Action, dice: Dice) -> list[Event]:
 
 def advance(battle: Battle, dice: Dice) -> list[Event]:
     """Run the rules from a fresh or resumed battle up to the first decision."""
+    battle.options_cache = None
     ctx = Ctx(battle, dice, rules_of(battle))
     _run(ctx)
     return ctx.log

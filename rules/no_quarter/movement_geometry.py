@@ -52,6 +52,7 @@ def _profile(bf: Battlefield, a: Point, b: Point) -> list[Span]:
     idx = bf.index
     if not idx.half_speed:
         return [(0.0, 1.0, 1.0)]
+    length = distance(a, b)
     lox, hix = min(a[0], b[0]), max(a[0], b[0])
     loy, hiy = min(a[1], b[1]), max(a[1], b[1])
     pens: list[Span] = []
@@ -59,18 +60,18 @@ def _profile(bf: Battlefield, a: Point, b: Point) -> list[Span]:
         if rect[2] < lox or rect[0] > hix or rect[3] < loy or rect[1] > hiy:
             continue
         span = clip_segment_to_rect(a, b, *rect)
-        if span is not None and span[1] > span[0]:
+        if span is not None and (span[1] - span[0]) * length > 1e-9:
             pens.append((span[0], span[1], rate))
     if not pens:
         return [(0.0, 1.0, 1.0)]
     for core in idx.deep_core:
         span = clip_segment_to_rect(a, b, *core)
-        if span is not None and span[1] > span[0]:
+        if span is not None and (span[1] - span[0]) * length > 1e-9:
             pens.append((span[0], span[1], math.inf))
     roads: list[tuple[float, float]] = []
     for f in idx.roads:
         span = clip_segment_to_rect(a, b, f.x0, f.y0, f.x1, f.y1)
-        if span is not None and span[1] > span[0]:
+        if span is not None and (span[1] - span[0]) * length > 1e-9:
             roads.append(span)
     cuts = sorted(
         {0.0, 1.0, *(p[0] for p in pens), *(p[1] for p in pens), *(t for r in roads for t in r)}

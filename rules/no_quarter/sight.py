@@ -146,7 +146,13 @@ def sight(
         r = body.radius
         if cx + r < bx0 or cx - r > bx1 or cy + r < by0 or cy - r > by1:
             continue
-        for i in range(3):
+        # the side lines never stray more than base_radius from the centre line
+        gap = point_segment_distance(body.pos, observer, target)
+        if gap >= r + base_radius:
+            continue
+        if gap < r - EPS:
+            flags[0] |= _MECH
+        for i in (1, 2):
             if point_segment_distance(body.pos, observer, ends[i]) < r - EPS:
                 flags[i] |= _MECH
 
@@ -187,18 +193,19 @@ def sight(
                     if _crosses(observer, ends[i], w.x0, w.y0, w.x1, w.y1):
                         flags[i] |= _OTHER
 
-    clear = sum(1 for fl in flags if not fl)
+    f0, f1, f2 = flags
+    clear = (not f0) + (not f1) + (not f2)
     side: Literal["left", "right"] | None = None
     if clear and clear < 3:
-        if flags[1] and not flags[2]:
+        if f1 and not f2:
             side = "left"
-        elif flags[2] and not flags[1]:
+        elif f2 and not f1:
             side = "right"
     return Sight(
         clear > 0,
         clear,
-        sum(1 for fl in flags if fl & _BUILDING),
-        sum(1 for fl in flags if fl & _MECH),
+        (f0 & _BUILDING) + (f1 & _BUILDING) + (f2 & _BUILDING),
+        ((f0 & _MECH) + (f1 & _MECH) + (f2 & _MECH)) // _MECH,
         side,
         d,
         bearing,

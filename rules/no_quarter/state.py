@@ -178,6 +178,8 @@ class Battle:
     end_reason: str = ""
     home_edges: dict[Side, str] = field(default_factory=dict)
     version: int = STATE_VERSION
+    options_cache: Any = field(default=None, repr=False, compare=False, metadata={"cache": True})
+    """Legal options of the pending decision (not serialised; reset by every change)."""
 
     # -- queries ------------------------------------------------------------------------
     def mechs_of(self, side: Side) -> list[Mech]:
@@ -194,6 +196,7 @@ class Battle:
     # -- the one writer -----------------------------------------------------------------
     def apply(self, event: Event) -> None:
         """Write ``event`` into the battle; nothing else changes the game state proper."""
+        self.options_cache = None
         if isinstance(event, ev.MechMoved):
             mech = self.mechs[event.mech]
             mech.pos = event.path[-1]
@@ -286,11 +289,13 @@ class Battle:
         twin.wrecks = list(self.wrecks)
         twin.frames = _copy_json(self.frames)
         twin.home_edges = dict(self.home_edges)
+        twin.options_cache = None
         return twin
 
     def to_dict(self) -> dict[str, Any]:
         """The battle as versioned JSON-compatible data."""
         data: dict[str, Any] = to_jsonable(self)
+        data.pop("options_cache", None)
         return data
 
     @classmethod

@@ -88,16 +88,7 @@ def planned_facing(state: BattleState, ship: ShipState) -> int:
 
 def planned_charges(state: BattleState, ship: ShipState, rules: RuleSet) -> int:
     """Charges left after the costs already plotted in this phase (PW-R11)."""
-    left = ship.charges
-    design = state.design_of(ship)
-    for order in state.plots[ship.side].orders:
-        slot = order.slot
-        if slot.ship != ship.id:
-            continue
-        left -= order_cost(
-            rules, design.weapons, slot.kind, slot.index, order.action_kind, order.value
-        )
-    return left
+    return ship.charges - state.plots[ship.side].committed.get(ship.id, 0)
 
 
 def order_cost(
@@ -188,6 +179,32 @@ def launch_blocker(
     return None
 
 
+def _fire_targets(
+    state: BattleState, rules: RuleSet, ship: ShipState, index: int, left: int
+) -> list[int]:
+    """Fast path of :func:`fire_blocker` over every enemy (same checks, shared work)."""
+    design = state.design_of(ship)
+    weapon = design.weapons[index]
+    line = rules.weapon_types[weapon.weapon or ""].capacitor_line
+    if (
+        ship.intact[weapon.name] <= 0
+        or weapon.name in ship.fired
+        or (line is not None and rules.systems.costs[line] > left)
+        or not power.in_control(ship, design)
+    ):
+        return []
+    reach = min(rules.max_fire_range, power.ship_radar_range(ship, design, rules))
+    here = ship.hex
+    return [
+        target.id
+        for target in state.ships
+        if target.side != ship.side
+        and target.alive
+        and distance(here, target.hex) <= reach
+        and fire_blocker(state, rules, ship, weapon, target, left) is None
+    ]
+
+
 def _choose(values: range | list[int]) -> tuple[Action, ...]:
     return tuple(Action(ActionKind.CHOOSE, v) for v in values)
 
@@ -276,13 +293,13 @@ def options_for(state: BattleState, rules: RuleSet, slot: Slot) -> tuple[Action,
         ok = thrust_within_cap(rules, velocity, ship.accelerations, facing)
         return _choose([0, 1] if ok else [0])
     if kind is DecisionKind.FIRE:
-        weapon = design.weapons[slot.index]
-        targets = [
-            t.id
-            for t in state.ships
-            if t.side != ship.side and fire_blocker(state, rules, ship, weapon, t, left) is None
-        ]
-        return (HOLD, *(Action(ActionKind.FIRE, t) for t in targets))
+        return (
+            HOLD,
+            *(
+                Action(ActionKind.FIRE, t)
+                for t in _fire_targets(state, rules, ship, slot.index, left)
+            ),
+        )
     # LAUNCH
     targets = [t.id for t in state.ships if launch_blocker(state, rules, ship, t) is None]
     rail = left >= costs["rail_launch_missile"]

@@ -33,7 +33,8 @@ def uniform_pick(dice: Dice, count: int) -> tuple[int, tuple[int, ...]]:
     """Pick an index in ``range(count)`` uniformly with d6 rolls (PW-R13, D-10).
 
     One die for up to 6 choices, two for up to 36 and so on; faces beyond the largest multiple
-    of ``count`` are re-rolled. No dice are rolled when there is a single choice.
+    of ``count`` are re-rolled. No dice are rolled when there is a single choice (nor, in
+    :func:`allocate_point`, when every candidate box belongs to one system).
     """
     if count <= 1:
         return 0, ()
@@ -91,7 +92,7 @@ def allocate_point(
         results.append(category.value)
         boxes = boxes_of(ship, design, rules, category)
         if boxes:
-            if options.box_choice == "random":
+            if options.box_choice == "random" and len(set(boxes)) > 1:
                 index, pick = uniform_pick(dice, len(boxes))
             else:
                 index, pick = 0, ()

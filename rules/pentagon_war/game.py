@@ -25,6 +25,7 @@ from wargym.rules.pentagon_war.actions import (
     describe,
     host_of,
     options_for,
+    order_cost,
 )
 from wargym.rules.pentagon_war.combat import acid_gum_packets, fire, launch, missiles_arrive
 from wargym.rules.pentagon_war.data import load_rules
@@ -200,7 +201,7 @@ def play(
             f"{action} is not legal for ship {decision.ship} {decision.kind.value} "
             f"{decision.subject}; legal: {[str(a) for a in decision.options]}"
         )
-    _record(state, decision.side, action)
+    _record(state, decision.side, action, rules)
     _advance(state, rules, decision.side)
     events: list[Event] = []
     while state.outcome is None and not any(p.queue for p in state.plots):
@@ -211,10 +212,14 @@ def play(
 # -- plotting --------------------------------------------------------------------------------
 
 
-def _record(state: BattleState, side: int, action: Action) -> None:
+def _record(state: BattleState, side: int, action: Action, rules: RuleSet) -> None:
     plot = state.plots[side]
     slot = plot.queue.pop(0)
     plot.orders.append(Order(slot, action.kind.value, action.value))
+    weapons = state.design_of(slot.ship).weapons
+    charge = order_cost(rules, weapons, slot.kind, slot.index, action.kind.value, action.value)
+    if charge:
+        plot.committed[slot.ship] = plot.committed.get(slot.ship, 0) + charge
 
 
 def _advance(state: BattleState, rules: RuleSet, side: int) -> None:
@@ -224,13 +229,14 @@ def _advance(state: BattleState, rules: RuleSet, side: int) -> None:
         options = options_for(state, rules, plot.queue[0])
         if len(options) != 1:
             return
-        _record(state, side, options[0])
+        _record(state, side, options[0], rules)
 
 
 def _begin_phase(state: BattleState, rules: RuleSet, phase: Phase) -> list[Event]:
     state.phase = phase
     for side in (0, 1):
         state.plots[side].orders = []
+        state.plots[side].committed = {}
         state.plots[side].queue = build_queue(state, rules, side)
         _advance(state, rules, side)
     return []
@@ -379,7 +385,7 @@ def _finish(state: BattleState, result: Outcome) -> list[Event]:
     state.outcome = result
     state.phase = Phase.OVER
     for plot in state.plots:
-        plot.queue, plot.orders = [], []
+        plot.queue, plot.orders, plot.committed = [], [], {}
     return [BattleEnded(result.termination.value, result.winner, state.turn, state.impulse)]
 
 

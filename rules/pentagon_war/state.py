@@ -101,6 +101,8 @@ class Plot:
 
     queue: list[Slot] = field(default_factory=list)
     orders: list[Order] = field(default_factory=list)
+    committed: dict[int, int] = field(default_factory=dict)
+    """Charges the plotted orders will cost, per ship (PW-R11)."""
 
 
 @dataclass
@@ -208,7 +210,7 @@ class BattleState:
         """A deep copy sharing only the immutable designs and options."""
         twin = copy.copy(self)
         twin.ships = [copy.deepcopy(s) for s in self.ships]
-        twin.plots = [Plot(list(p.queue), list(p.orders)) for p in self.plots]
+        twin.plots = [Plot(list(p.queue), list(p.orders), dict(p.committed)) for p in self.plots]
         twin.missiles = list(self.missiles)
         twin.acid = list(self.acid)
         return twin

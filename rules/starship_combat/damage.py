@@ -127,7 +127,7 @@ def resolve_battery(
         events.append(event)
         dp_in = main
         if result is HitResult.INTERIOR:
-            hull, dp_in, share_events = _hull_share(target.id, main, dice, rules)
+            hull, dp_in, share_events = hull_share_roll(target.id, main, dice, rules)
             events.extend(share_events)
             if hull:
                 effects.append(Effect(target.id, "hull", hull, shot.factor))
@@ -141,8 +141,10 @@ def resolve_battery(
     return events, effects
 
 
-def _hull_share(target: int, dp: int, dice: Dice, rules: RuleSet) -> tuple[int, int, list[Event]]:
-    """Hull points and interior DP of an interior hit (§2.4, TR-R10 step 5)."""
+def hull_share_roll(
+    target: int, dp: int, dice: Dice, rules: RuleSet
+) -> tuple[int, int, list[Event]]:
+    """(hull points, interior DP, events) of an interior hit (§2.4, TR-R10 step 5)."""
     faces: tuple[int, ...] = ()
     if dp == 1:
         faces = dice.roll(1)

@@ -120,12 +120,11 @@ def _ship(key: str, node: Node, ehex: dict[str, int]) -> ShipDesign:
                 wnode["bearing"].as_int(0, batteries), spinal,
             )
         )  # fmt: skip
-    screens = []
+    screens: list[tuple[ScreenKind, int]] = []
     for skey, snode in node["screens"].items():
-        kind = ScreenKind(str(skey)) if str(skey) in {"meson_screen", "nuclear_damper"} else None
-        if kind is None:
+        if str(skey) not in {"meson_screen", "nuclear_damper"}:
             raise snode.fail("screens are meson_screen or nuclear_damper")
-        screens.append((kind, snode.as_int(1, 27)))
+        screens.append((ScreenKind(str(skey)), snode.as_int(1, 27)))
     return ShipDesign(
         key=key,
         name=node["name"].as_str(),
@@ -403,7 +402,7 @@ def load_rules() -> RuleSet:
 
 
 def _range_bands(node: Node) -> tuple[Band, ...]:
-    bands = []
+    bands: list[Band] = []
     for row in node.rows():
         row.keys_exactly({"range_min", "range_max", "dm"})
         low, high = row["range_min"].as_int(0), row["range_max"].as_int(0)

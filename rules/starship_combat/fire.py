@@ -61,7 +61,7 @@ def in_spinal_arc(firer: ShipState, target: ShipState) -> bool:
 
 
 def arc_of(firer: ShipState, target: ShipState) -> int:
-    """Hexside arc (0 = ahead, clockwise) nearest the target; ties go nearer the heading (TR-R20)."""
+    """Hexside arc (0 = ahead, clockwise) nearest the target; ties nearer the heading (TR-R20)."""
     rel = relative_bearing(firer, target)
 
     def key(i: int) -> tuple[float, int]:

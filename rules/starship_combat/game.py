@@ -32,8 +32,8 @@ from wargym.rules.starship_combat.actions import (
     SetHeading,
 )
 from wargym.rules.starship_combat.boarding import eligible
-from wargym.rules.starship_combat.data import load_rules
 from wargym.rules.starship_combat.damage import apply_effect
+from wargym.rules.starship_combat.data import load_rules
 from wargym.rules.starship_combat.movement import legal_accelerations, legal_headings
 from wargym.rules.starship_combat.round import resolve_movement, resolve_rest
 from wargym.rules.starship_combat.ruleset import RuleSet
@@ -48,6 +48,7 @@ from wargym.rules.starship_combat.state import (
     current_g,
     design_of,
     hull_inop,
+    mount,
     power_steps,
     record_of,
 )
@@ -149,7 +150,7 @@ def _fire_options(
             continue
         if opts.sensors and target.id not in state.detected.get(ship.side, []):
             continue
-        if fr.mount(ship, key).spinal and fr.is_fighter(target):
+        if mount(ship, key).spinal and fr.is_fighter(target):
             continue
         room = min(left, bear)
         if state.phase == "fire_orders":
@@ -207,15 +208,21 @@ def decision(state: BattleState, side: int) -> Decision | None:
     """The next decision of ``side`` this round, or None when its orders are complete."""
     if state.over:
         return None
+    if side in state._memo:
+        cached: Decision | None = state._memo[side]
+        return cached
     rules = load_rules()
+    result = None
     for ship in state.side_ships(side):
         if ship.out:
             continue
         found = _ship_decision(state, ship, rules)
         if found is not None:
             kind, weapon, options = found
-            return Decision(side, ship.id, kind, weapon, options)
-    return None
+            result = Decision(side, ship.id, kind, weapon, options)
+            break
+    state._memo[side] = result
+    return result
 
 
 def pending_sides(state: BattleState) -> tuple[int, ...]:
@@ -236,6 +243,7 @@ def legal_actions(state: BattleState, side: int) -> list[Action]:
 
 
 def _record(state: BattleState, d: Decision, action: Action) -> None:
+    state.touch()
     o = state.orders.setdefault(d.ship, ShipOrders())
     match action:
         case SetHeading(direction=h):
@@ -286,13 +294,17 @@ def advance(state: BattleState, dice: Dice) -> list[Event]:
     events: list[Event] = []
     _autofill(state, rules)
     while not state.over and not pending_sides(state):
+        state.touch()
         if state.phase == "orders":
             events.extend(resolve_movement(state, dice, rules))
+            state.touch()
             if state.options.fire_after_movement:
                 state.phase = "fire_orders"
+                state.touch()
                 _autofill(state, rules)
                 continue
         events.extend(resolve_rest(state, dice, rules, max_rounds(state, rules)))
+        state.touch()
         _autofill(state, rules)
     return events
 

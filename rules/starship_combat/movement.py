@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from wargym.rules.starship_combat import hexmap
 from wargym.rules.starship_combat.events import ShipMoved
 from wargym.rules.starship_combat.ruleset import RuleSet
@@ -32,12 +34,19 @@ def legal_accelerations(
     Zero acceleration is ``(0, 0)``. With limited heading changes the direction must be the
     (new) heading or one of its neighbours.
     """
+    return _accelerations(vel, g, heading, limited, rules.max_velocity)
+
+
+@cache
+def _accelerations(
+    vel: tuple[int, int], g: int, heading: int, limited: bool, max_velocity: int
+) -> tuple[tuple[int, int], ...]:
     out = [(0, 0)]
     directions = legal_headings(heading, True) if limited else tuple(range(6))
     for magnitude in range(1, g + 1):
         for direction in directions:
             v = new_velocity(vel, direction, magnitude)
-            if hexmap.length(v) <= rules.max_velocity:
+            if hexmap.length(v) <= max_velocity:
                 out.append((direction, magnitude))
     return tuple(out)
 

@@ -27,6 +27,7 @@ from wargym.rules.starship_combat.state import (
     ShipState,
     design_of,
     hull_limits,
+    mount,
     power_steps,
 )
 
@@ -49,7 +50,7 @@ def out_reason(state: BattleState, ship: ShipState, rules: RuleSet) -> str:
     if power_steps(ship, rules, opts) >= rules.power_no_weapons:
         return "power lost"
     if not any(
-        v > 0 for k, v in ship.weapons.items() if fr.mount(ship, k).kind not in DEFENSIVE_WEAPONS
+        v > 0 for k, v in ship.weapons.items() if mount(ship, k).kind not in DEFENSIVE_WEAPONS
     ):
         return "no offensive weapons"
     if not fr.has_sensor_data(state, ship, opts):

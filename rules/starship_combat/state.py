@@ -30,7 +30,7 @@ class Options:
     literal_bare_success: bool = False
     """D-3: a bare success gives 0 % as the literal source (default 10 %, TR-R7)."""
     sequential_thresholds: bool = False
-    """D-4: destroyed counts *after* the inoperative boxes (sequential rows) instead of cumulative."""
+    """D-4: destroyed counts after the inoperative boxes (sequential rows), not cumulative."""
     ecp_rounded_rows: bool = False
     """D-5 / TR-R12: destroyed = 2 x rounded rows (Liikargi maneuver 44) instead of 42."""
     sensors: bool = False
@@ -109,7 +109,7 @@ class ShipState:
     out: str = ""
 
 
-@dataclass(slots=True)
+@dataclass
 class BattleState:
     """The whole battle: ships, round, orders being plotted, detection and result (TR-R3)."""
 
@@ -126,9 +126,20 @@ class BattleState:
     end_reason: str = ""
     nuclear_missiles: bool = False
 
+    def __post_init__(self) -> None:
+        self._memo: dict[int, Any] = {}
+
+    def touch(self) -> None:
+        """Forget cached decisions; call after writing to the state outside the engine."""
+        self._memo.clear()
+
     def clone(self) -> BattleState:
-        """A deep, independent copy (for search and what-if)."""
-        return copy.deepcopy(self)
+        """A deep, independent copy (for search and what-if); caches are not shared."""
+        memo, self._memo = self._memo, {}
+        try:
+            return copy.deepcopy(self)
+        finally:
+            self._memo = memo
 
     def to_dict(self) -> dict[str, Any]:
         """Stable JSON data, versioned: ``{"version": 1, ...}``."""
@@ -166,12 +177,14 @@ def design_of(ship: ShipState) -> ShipDesign:
     return load_rules().ships[ship.design]
 
 
+@cache
+def _mounts(design: str) -> dict[str, WeaponMount]:
+    return {m.key: m for m in load_rules().ships[design].weapons}
+
+
 def mount(ship: ShipState, key: str) -> WeaponMount:
     """The design's weapon mount ``key``."""
-    for m in design_of(ship).weapons:
-        if m.key == key:
-            return m
-    raise KeyError(key)
+    return _mounts(ship.design)[key]
 
 
 def destroyed_at(inop: int, destroyed: int, options: Options) -> int:

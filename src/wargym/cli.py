@@ -43,8 +43,10 @@ def _demo(args: argparse.Namespace) -> int:
         pilot = mech.pilot
         star = " Star" if pilot.star else ""
         attrs = ", ".join(a.value for a in pilot.attributes) or "none"
-        print(f"  {mech.side.value:4} #{mech.id} {mech.design.id:14} Rep {mech.rep}{star} "
-              f"({attrs}) at ({mech.pos[0]:.1f}, {mech.pos[1]:.1f})")
+        print(
+            f"  {mech.side.value:4} #{mech.id} {mech.design.id:14} Rep {mech.rep}{star} "
+            f"({attrs}) at ({mech.pos[0]:.1f}, {mech.pos[1]:.1f})"
+        )
     print(battle.battlefield.ascii(), end="\n\n")
     log: list[Any] = []
     decisions = 0
@@ -55,15 +57,20 @@ def _demo(args: argparse.Namespace) -> int:
         decisions += 1
     counts = collections.Counter(entry["type"] for entry in log)
     winner = battle.winner.value if battle.winner else "nobody (draw)"
-    print(f"Outcome: {winner} wins ({battle.end_reason}) after {battle.turn} turns, "
-          f"{decisions} decisions, {len(log)} events.")
+    print(
+        f"Outcome: {winner} wins ({battle.end_reason}) after {battle.turn} turns, "
+        f"{decisions} decisions, {len(log)} events."
+    )
     print("Event log summary:")
     for name, count in counts.most_common():
         print(f"  {name:16} {count}")
     for side in ("blue", "red"):
         left = [m for m in battle.mechs.values() if m.side.value == side and m.removed is None]
-        gone = [f"#{m.id} {m.removed.value}" for m in battle.mechs.values()
-                if m.side.value == side and m.removed is not None]
+        gone = [
+            f"#{m.id} {m.removed.value}"
+            for m in battle.mechs.values()
+            if m.side.value == side and m.removed is not None
+        ]
         print(f"  {side}: {len(left)} on the table; lost: {', '.join(gone) or 'none'}")
     if args.log:
         _write_atomic(args.log, json.dumps({"seed": args.seed, "events": log}, indent=1))

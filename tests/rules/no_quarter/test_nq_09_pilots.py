@@ -45,8 +45,10 @@ def test_9_6_3_faction_races_roll_no_die() -> None:
     assert roll_race(RULES, Faction.ZHUH_ZHUH, dice) is Race.ZHUH_ZHUH
 
 
-@pytest.mark.parametrize(("face", "race"), [(1, Race.BASIC), (3, Race.BASIC), (4, Race.ZHUH_ZHUH),
-                                            (5, Race.ZHUH_ZHUH), (6, Race.XEOG)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("face", "race"),
+    [(1, Race.BASIC), (3, Race.BASIC), (4, Race.ZHUH_ZHUH), (5, Race.ZHUH_ZHUH), (6, Race.XEOG)],
+)
 def test_10_8_1_free_company_rolls_race(face: int, race: Race) -> None:
     assert roll_race(RULES, Faction.FREE_COMPANY, ScriptedDice([face])) is race
 
@@ -111,8 +113,9 @@ def test_9_6_vanilla_game_rolls_no_attribute() -> None:
 def test_9_6_3_a_given_race_must_fit_the_faction() -> None:
     with pytest.raises(ValueError, match="hishen pilots are hishen"):
         new_pilot(RULES, Faction.HISHEN, ScriptedDice([1]), race=Race.BASIC)
-    pilot = new_pilot(RULES, Faction.FREE_COMPANY, ScriptedDice([4]), race=Race.XEOG,
-                      use_attributes=False)  # fmt: skip
+    pilot = new_pilot(
+        RULES, Faction.FREE_COMPANY, ScriptedDice([4]), race=Race.XEOG, use_attributes=False
+    )
     assert (pilot.race, pilot.rep) == (Race.XEOG, 5)
 
 

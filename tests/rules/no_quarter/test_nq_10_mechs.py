@@ -24,8 +24,11 @@ L = Location
 PRINTED = RulesOptions(
     zhuh_zhuh_restriction="printed", gun_medium_stats="printed", pdf_c4_target="printed"
 )
-ALL_IDS = {f"{f}_c{c}" for f in ("free_company", "hishen", "pdf", "star_army", "zhuh_zhuh")
-           for c in range(1, 6)}  # fmt: skip
+ALL_IDS = {
+    f"{f}_c{c}"
+    for f in ("free_company", "hishen", "pdf", "star_army", "zhuh_zhuh")
+    for c in range(1, 6)
+}
 
 
 def armor(h: int, al: int, ar: int, c: int, g: int, ll: int, lr: int) -> dict[Location, int]:
@@ -139,11 +142,18 @@ def test_10_records_of_a_pregenerated_mech() -> None:
 
 def test_10_10_build_a_legal_custom_mech() -> None:
     mech = build_design(
-        RULES, id="brawler", name="Brawler", faction=Faction.HISHEN,
+        RULES,
+        id="brawler",
+        name="Brawler",
+        faction=Faction.HISHEN,
         armor=armor(3, 4, 4, 4, 3, 3, 3),
-        items=[(ItemType.BEAM_HEAVY, L.CHEST), (ItemType.MELEE_WEAPON, L.ARM_R, 4),
-               (ItemType.JUMP_JETS, L.GUT), (ItemType.EWS_1, L.HEAD)],
-    )  # fmt: skip
+        items=[
+            (ItemType.BEAM_HEAVY, L.CHEST),
+            (ItemType.MELEE_WEAPON, L.ARM_R, 4),
+            (ItemType.JUMP_JETS, L.GUT),
+            (ItemType.EWS_1, L.HEAD),
+        ],
+    )
     assert (mech.mech_class, mech.speed, mech.capacity, mech.wv_used) == (3, 10, 12, 11)
     melee = mech.items[1]
     assert (melee.wv, melee.range, melee.target, melee.impact) == (4, None, 1, 4)
@@ -155,62 +165,138 @@ def test_10_10_build_a_legal_custom_mech() -> None:
     ("faction", "armor_values", "items", "message"),
     [
         (Faction.HISHEN, (0, 4, 4, 4, 4, 3, 3), [], "head armor 0 below 1"),
-        (Faction.HISHEN, (2, 2, 2, 2, 2, 2, 2),
-         [(ItemType.BEAM_HEAVY, L.ARM_L), (ItemType.BEAM_HEAVY, L.ARM_R),
-          (ItemType.BEAM_MEDIUM, L.CHEST)],
-         "total WV 8 > capacity 7"),
-        (Faction.HISHEN, (2, 1, 2, 3, 3, 2, 2), [(ItemType.BEAM_HEAVY, L.ARM_L)],
-         "arm_l mounts 3 WV > 2 x armor 1 = 2"),
-        (Faction.HISHEN, (3, 3, 3, 3, 3, 3, 3), [(ItemType.MELEE_WEAPON, L.CHEST, 2)],
-         "melee weapons go on arms"),
-        (Faction.PDF, (3, 3, 3, 3, 3, 3, 3), [(ItemType.EWS_1, L.HEAD), (ItemType.EWS_2, L.CHEST)],
-         "2 EWS mounted; at most 1"),
-        (Faction.HISHEN, (3, 3, 3, 3, 3, 3, 3), [(ItemType.EWS_2, L.HEAD)],
-         "ews_2 is not allowed to hishen"),
-        (Faction.PDF, (3, 3, 3, 3, 3, 3, 3), [(ItemType.GUN_AUTO, L.CHEST)],
-         "pdf may not mount gun weapons"),
-        (Faction.ZHUH_ZHUH, (3, 3, 3, 3, 3, 3, 3), [(ItemType.BEAM_LIGHT, L.CHEST)],
-         "zhuh_zhuh may not mount beam weapons"),
-        (Faction.FREE_COMPANY, (3, 3, 3, 3, 3, 3, 3),
-         [(ItemType.BEAM_LIGHT, L.CHEST), (ItemType.GUN_AUTO, L.GUT)],
-         "guns or beams, never both"),
-        (Faction.FREE_COMPANY, (3, 3, 3, 3, 3, 3, 3), [(ItemType.PPG, L.CHEST)],
-         "free_company may not mount ppg weapons"),
+        (
+            Faction.HISHEN,
+            (2, 2, 2, 2, 2, 2, 2),
+            [
+                (ItemType.BEAM_HEAVY, L.ARM_L),
+                (ItemType.BEAM_HEAVY, L.ARM_R),
+                (ItemType.BEAM_MEDIUM, L.CHEST),
+            ],
+            "total WV 8 > capacity 7",
+        ),
+        (
+            Faction.HISHEN,
+            (2, 1, 2, 3, 3, 2, 2),
+            [(ItemType.BEAM_HEAVY, L.ARM_L)],
+            "arm_l mounts 3 WV > 2 x armor 1 = 2",
+        ),
+        (
+            Faction.HISHEN,
+            (3, 3, 3, 3, 3, 3, 3),
+            [(ItemType.MELEE_WEAPON, L.CHEST, 2)],
+            "melee weapons go on arms",
+        ),
+        (
+            Faction.PDF,
+            (3, 3, 3, 3, 3, 3, 3),
+            [(ItemType.EWS_1, L.HEAD), (ItemType.EWS_2, L.CHEST)],
+            "2 EWS mounted; at most 1",
+        ),
+        (
+            Faction.HISHEN,
+            (3, 3, 3, 3, 3, 3, 3),
+            [(ItemType.EWS_2, L.HEAD)],
+            "ews_2 is not allowed to hishen",
+        ),
+        (
+            Faction.PDF,
+            (3, 3, 3, 3, 3, 3, 3),
+            [(ItemType.GUN_AUTO, L.CHEST)],
+            "pdf may not mount gun weapons",
+        ),
+        (
+            Faction.ZHUH_ZHUH,
+            (3, 3, 3, 3, 3, 3, 3),
+            [(ItemType.BEAM_LIGHT, L.CHEST)],
+            "zhuh_zhuh may not mount beam weapons",
+        ),
+        (
+            Faction.FREE_COMPANY,
+            (3, 3, 3, 3, 3, 3, 3),
+            [(ItemType.BEAM_LIGHT, L.CHEST), (ItemType.GUN_AUTO, L.GUT)],
+            "guns or beams, never both",
+        ),
+        (
+            Faction.FREE_COMPANY,
+            (3, 3, 3, 3, 3, 3, 3),
+            [(ItemType.PPG, L.CHEST)],
+            "free_company may not mount ppg weapons",
+        ),
     ],
-    ids=["armor_min", "total_wv", "location_wv", "melee_location", "ews_count", "ews_faction",
-         "pdf_guns", "zhuh_zhuh_beams", "guns_and_beams", "free_company_ppg"],
-)  # fmt: skip
+    ids=[
+        "armor_min",
+        "total_wv",
+        "location_wv",
+        "melee_location",
+        "ews_count",
+        "ews_faction",
+        "pdf_guns",
+        "zhuh_zhuh_beams",
+        "guns_and_beams",
+        "free_company_ppg",
+    ],
+)
 def test_10_build_design_rejects(
     faction: Faction, armor_values: tuple[int, ...], items: list, message: str
 ) -> None:
     with pytest.raises(DesignError, match=message.replace("(", r"\(")):
-        build_design(RULES, id="x", name="x", faction=faction, armor=armor(*armor_values),
-                     items=items)  # fmt: skip
+        build_design(
+            RULES, id="x", name="x", faction=faction, armor=armor(*armor_values), items=items
+        )
 
 
 def test_10_build_design_lists_every_problem_at_once() -> None:
     with pytest.raises(DesignError) as error:
-        build_design(RULES, id="bad", name="bad", faction=Faction.PDF,
-                     armor=armor(1, 1, 1, 1, 1, 1, 1),
-                     items=[(ItemType.GUN_HEAVY, L.HEAD), (ItemType.MELEE_WEAPON, L.LEG_L, 1)])  # fmt: skip
+        build_design(
+            RULES,
+            id="bad",
+            name="bad",
+            faction=Faction.PDF,
+            armor=armor(1, 1, 1, 1, 1, 1, 1),
+            items=[(ItemType.GUN_HEAVY, L.HEAD), (ItemType.MELEE_WEAPON, L.LEG_L, 1)],
+        )
     text = str(error.value)
-    for part in ("total WV 5 > capacity 4", "head mounts 4 WV", "melee weapons go on arms",
-                 "pdf may not mount gun"):  # fmt: skip
+    for part in (
+        "total WV 5 > capacity 4",
+        "head mounts 4 WV",
+        "melee weapons go on arms",
+        "pdf may not mount gun",
+    ):
         assert part in text
 
 
 def test_10_8_zhuh_zhuh_printed_reading_forbids_guns_not_beams() -> None:
     printed = load_rules(RulesOptions(zhuh_zhuh_restriction="printed"))
-    build_design(printed, id="z", name="z", faction=Faction.ZHUH_ZHUH,
-                 armor=armor(3, 3, 3, 3, 3, 3, 3), items=[(ItemType.BEAM_LIGHT, L.CHEST)])  # fmt: skip
+    build_design(
+        printed,
+        id="z",
+        name="z",
+        faction=Faction.ZHUH_ZHUH,
+        armor=armor(3, 3, 3, 3, 3, 3, 3),
+        items=[(ItemType.BEAM_LIGHT, L.CHEST)],
+    )
     with pytest.raises(DesignError, match="may not mount gun"):
-        build_design(printed, id="z", name="z", faction=Faction.ZHUH_ZHUH,
-                     armor=armor(3, 3, 3, 3, 3, 3, 3), items=[(ItemType.GUN_AUTO, L.CHEST)])  # fmt: skip
+        build_design(
+            printed,
+            id="z",
+            name="z",
+            faction=Faction.ZHUH_ZHUH,
+            armor=armor(3, 3, 3, 3, 3, 3, 3),
+            items=[(ItemType.GUN_AUTO, L.CHEST)],
+        )
 
 
 def test_10_faction_checks_can_be_skipped() -> None:
-    mech = build_design(RULES, id="x", name="x", faction=Faction.PDF, check_faction=False,
-                        armor=armor(3, 3, 3, 3, 3, 3, 3), items=[(ItemType.GUN_AUTO, L.CHEST)])  # fmt: skip
+    mech = build_design(
+        RULES,
+        id="x",
+        name="x",
+        faction=Faction.PDF,
+        check_faction=False,
+        armor=armor(3, 3, 3, 3, 3, 3, 3),
+        items=[(ItemType.GUN_AUTO, L.CHEST)],
+    )
     assert mech.items[0].item is ItemType.GUN_AUTO
 
 
@@ -232,12 +318,23 @@ def test_10_1_wrong_class_and_speed_are_flagged() -> None:
 
 def test_10_4_4_melee_weapon_needs_its_wv() -> None:
     with pytest.raises(DesignError, match="needs its WV"):
-        build_design(RULES, id="x", name="x", faction=Faction.PDF,
-                     armor=armor(3, 3, 3, 3, 3, 3, 3), items=[(ItemType.MELEE_WEAPON, L.ARM_L)])  # fmt: skip
+        build_design(
+            RULES,
+            id="x",
+            name="x",
+            faction=Faction.PDF,
+            armor=armor(3, 3, 3, 3, 3, 3, 3),
+            items=[(ItemType.MELEE_WEAPON, L.ARM_L)],
+        )
     with pytest.raises(DesignError, match="WV 1-5"):
-        build_design(RULES, id="x", name="x", faction=Faction.PDF,
-                     armor=armor(3, 3, 3, 3, 3, 3, 3),
-                     items=[(ItemType.MELEE_WEAPON, L.ARM_L, 6)])  # fmt: skip
+        build_design(
+            RULES,
+            id="x",
+            name="x",
+            faction=Faction.PDF,
+            armor=armor(3, 3, 3, 3, 3, 3, 3),
+            items=[(ItemType.MELEE_WEAPON, L.ARM_L, 6)],
+        )
 
 
 def test_11_0_tv09_zhuh_zhuh_squad_is_six_mechs() -> None:
@@ -246,3 +343,27 @@ def test_11_0_tv09_zhuh_zhuh_squad_is_six_mechs() -> None:
     assert RULES.formation_size(Faction.HISHEN, "platoon") == 18
     assert RULES.formation_size(Faction.ISS, "company") == 36
     assert RULES.formation_size(Faction.PDF, "company") == 24
+
+
+@pytest.mark.parametrize("mech_id", sorted(ALL_IDS - {"star_army_c2"}))
+def test_10_10_every_legal_pregenerated_mech_rebuilds_identically(mech_id: str) -> None:
+    mech = RULES.mech(mech_id)
+    rebuilt = build_design(
+        RULES,
+        id=mech.id,
+        name=mech.name,
+        faction=mech.faction,
+        armor=mech.armor_by_location,
+        items=[(m.item, m.location) for m in mech.items],
+    )
+
+    def stats(design: MechDesign) -> list[tuple[object, ...]]:
+        return [(m.item, m.location, m.wv, m.range, m.target, m.impact) for m in design.items]
+
+    assert stats(rebuilt) == stats(mech)
+    assert (rebuilt.mech_class, rebuilt.speed, rebuilt.capacity, rebuilt.ews_bonus) == (
+        mech.mech_class,
+        mech.speed,
+        mech.capacity,
+        mech.ews_bonus,
+    )

@@ -33,7 +33,9 @@ R = ReactionResult
 FIRED_ON, TAKES_DAMAGE, MECH_DOWN = ReactionTest
 
 
-def roll_test(test: ReactionTest, faction: Faction, rep: int, faces: list[int], **kw: bool) -> tuple[int, ReactionOutcome]:  # noqa: E501
+def roll_test(
+    test: ReactionTest, faction: Faction, rep: int, faces: list[int], **kw: bool
+) -> tuple[int, ReactionOutcome]:  # noqa: E501
     dice = reaction_dice(RULES, test, faction, in_cover=False, attributes=())
     passed = passed_dice(ScriptedDice(faces).roll(dice), rep)
     return passed, reaction_result(RULES, test, faction, passed, **kw)
@@ -162,10 +164,16 @@ def test_16_2_2_worst_result() -> None:
 
 @pytest.mark.parametrize(
     ("tester", "cause", "nerves", "expected"),
-    [(2, 1, False, False), (3, 1, False, True), (5, 3, False, True), (5, 3, True, False),
-     (4, 3, False, False), (1, 1, False, False)],
+    [
+        (2, 1, False, False),
+        (3, 1, False, True),
+        (5, 3, False, True),
+        (5, 3, True, False),
+        (4, 3, False, False),
+        (1, 1, False, False),
+    ],
     ids=["tv13a", "tv13b", "tv13c", "tv13d", "one_class", "class_1"],
-)  # fmt: skip
+)
 def test_17_5_tv13_outgunned(tester: int, cause: int, nerves: bool, expected: bool) -> None:
     assert is_outgunned(tester, cause, nerves_of_steel=nerves) is expected
 
@@ -194,7 +202,15 @@ def test_16_1_3_in_sight_modifiers() -> None:
     assert in_sight_bonus_successes(RULES, ItemType.EWS_1) == 1
     assert in_sight_bonus_successes(RULES, None) == 0
     assert in_sight_dice(4, race=Race.XEOG, attributes=(), enemy_concealed=True) == 4
-    assert in_sight_dice(4, race=Race.BASIC, attributes=(Attribute.QUICK_REFLEXES,),
-                         enemy_concealed=False) == 5  # fmt: skip
-    assert in_sight_dice(1, race=Race.BASIC, attributes=(Attribute.SLOW_TO_REACT,),
-                         enemy_concealed=True) == 0  # fmt: skip
+    assert (
+        in_sight_dice(
+            4, race=Race.BASIC, attributes=(Attribute.QUICK_REFLEXES,), enemy_concealed=False
+        )
+        == 5
+    )
+    assert (
+        in_sight_dice(
+            1, race=Race.BASIC, attributes=(Attribute.SLOW_TO_REACT,), enemy_concealed=True
+        )
+        == 0
+    )

@@ -41,13 +41,18 @@ def shot(rep: int, face: int, attributes: tuple[Attribute, ...] = (), **kw: obje
         (4, 5, (), {"target_index": 3}, False),
         (5, 5, (), {"rush_shot": True}, True),
         (4, 4, (), {"rush_shot": True}, False),
-        (4, 4, (Attribute.CRACK_SHOT,), {"shooter_fast_moving": True, "target_fast_moving": True,
-                                          "crack_shot": True}, True),
+        (
+            4,
+            4,
+            (Attribute.CRACK_SHOT,),
+            {"shooter_fast_moving": True, "target_fast_moving": True, "crack_shot": True},
+            True,
+        ),
         (4, 6, (Attribute.NEAR_SIGHTED,), {"target_prone": True}, True),
         (4, 4, (), {"target_prone": True}, False),
     ],
     ids=[f"tv20{c}" for c in "abcdefghi"],
-)  # fmt: skip
+)
 def test_17_4_tv20_ranged_combat(
     rep: int, face: int, attributes: tuple[Attribute, ...], kw: dict, hit: bool
 ) -> None:
@@ -67,10 +72,18 @@ def test_17_4_rows_at_the_edges() -> None:
 
 
 @pytest.mark.parametrize(
-    ("faces", "location"), [((3, 4), L.CHEST), ((6, 6), L.LEG_R), ((1, 3), L.ARM_L),
-                            ((1, 1), L.HEAD), ((4, 4), L.GUT), ((5, 5), L.LEG_L), ((2, 3), L.ARM_R)],
+    ("faces", "location"),
+    [
+        ((3, 4), L.CHEST),
+        ((6, 6), L.LEG_R),
+        ((1, 3), L.ARM_L),
+        ((1, 1), L.HEAD),
+        ((4, 4), L.GUT),
+        ((5, 5), L.LEG_L),
+        ((2, 3), L.ARM_R),
+    ],
     ids=["tv22a", "tv22b", "tv22c", "2", "8", "10", "5"],
-)  # fmt: skip
+)
 def test_17_4_1_tv22_hit_location(faces: tuple[int, int], location: Location) -> None:
     assert hit_location(RULES, faces) is location
 
@@ -94,9 +107,18 @@ def test_9_6_4_marksman_keeps_the_better_location() -> None:
         ((1, 5), 2, 1, DamageOutcome(1, 1, 0, True, False)),
         ((1, 2), 4, 6, DamageOutcome(2, 4, 2, False, False)),
     ],
-    ids=["tv21a", "tv21b", "tv21c", "tv21d", "tv06", "tv08b", "failed_doubles", "pass1_to_0",
-         "no_critical"],
-)  # fmt: skip
+    ids=[
+        "tv21a",
+        "tv21b",
+        "tv21c",
+        "tv21d",
+        "tv06",
+        "tv08b",
+        "failed_doubles",
+        "pass1_to_0",
+        "no_critical",
+    ],
+)
 def test_17_4_2_ranged_damage(
     faces: tuple[int, int], impact: int, before: int, expected: DamageOutcome
 ) -> None:
@@ -116,17 +138,30 @@ def test_10_4_4_tv08b_arm_to_zero_is_blown_off() -> None:
 
 @pytest.mark.parametrize(
     ("location", "armor", "kind"),
-    [(L.HEAD, 1, CriticalKind.PILOT_TEST_HEAD), (L.ARM_L, 2, CriticalKind.ARM_WEAPON_LOST),
-     (L.CHEST, 0, CriticalKind.CHEST_ROLL), (L.CHEST, 3, CriticalKind.RANDOM_ITEM_LOST),
-     (L.GUT, -1, CriticalKind.GUT_INOPERABLE), (L.GUT, 1, CriticalKind.RANDOM_ITEM_LOST),
-     (L.LEG_L, 0, CriticalKind.LEG_BLOWN_OFF), (L.LEG_R, 2, CriticalKind.LEG_SPEED_HALVED)],
-)  # fmt: skip
+    [
+        (L.HEAD, 1, CriticalKind.PILOT_TEST_HEAD),
+        (L.ARM_L, 2, CriticalKind.ARM_WEAPON_LOST),
+        (L.CHEST, 0, CriticalKind.CHEST_ROLL),
+        (L.CHEST, 3, CriticalKind.RANDOM_ITEM_LOST),
+        (L.GUT, -1, CriticalKind.GUT_INOPERABLE),
+        (L.GUT, 1, CriticalKind.RANDOM_ITEM_LOST),
+        (L.LEG_L, 0, CriticalKind.LEG_BLOWN_OFF),
+        (L.LEG_R, 2, CriticalKind.LEG_SPEED_HALVED),
+    ],
+)
 def test_17_4_3_critical_table(location: Location, armor: int, kind: CriticalKind) -> None:
     assert critical_kind(RULES, location, armor) is kind
 
 
-@pytest.mark.parametrize(("face", "removal"), [(1, Removal.DESTROYED), (4, Removal.DESTROYED),
-                                               (5, Removal.INOPERABLE), (6, Removal.INOPERABLE)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("face", "removal"),
+    [
+        (1, Removal.DESTROYED),
+        (4, Removal.DESTROYED),
+        (5, Removal.INOPERABLE),
+        (6, Removal.INOPERABLE),
+    ],
+)
 def test_17_4_3_chest_explosion(face: int, removal: Removal) -> None:
     assert chest_explosion(RULES, face) is removal
 

@@ -24,8 +24,12 @@ RULES = load_rules()
 
 
 def dice_for(rep: int, race: Race = Race.BASIC, *attrs: Attribute, **kw: bool) -> int:
-    flags = {"melee_weapon": False, "attacking_prone": False, "jump_attack": False,
-             "leaving": False} | kw  # fmt: skip
+    flags = {
+        "melee_weapon": False,
+        "attacking_prone": False,
+        "jump_attack": False,
+        "leaving": False,
+    } | kw
     return melee_dice(RULES, rep, race=race, attributes=attrs, **flags)
 
 
@@ -48,11 +52,16 @@ def test_18_3_tv15_three_successes_against_one_wins_by_two() -> None:
 
 @pytest.mark.parametrize(
     ("face", "attack", "location"),
-    [(4, MeleeAttack.PUNCH, Location.ARM_R), (4, MeleeAttack.KICK, Location.LEG_R),
-     (1, MeleeAttack.PUNCH, Location.HEAD), (1, MeleeAttack.KICK, Location.CHEST),
-     (3, MeleeAttack.KICK, Location.LEG_L), (6, MeleeAttack.PUNCH, Location.CHEST)],
+    [
+        (4, MeleeAttack.PUNCH, Location.ARM_R),
+        (4, MeleeAttack.KICK, Location.LEG_R),
+        (1, MeleeAttack.PUNCH, Location.HEAD),
+        (1, MeleeAttack.KICK, Location.CHEST),
+        (3, MeleeAttack.KICK, Location.LEG_L),
+        (6, MeleeAttack.PUNCH, Location.CHEST),
+    ],
     ids=["tv16a", "tv16b", "1p", "1k", "3k", "6p"],
-)  # fmt: skip
+)
 def test_18_3_1_tv16_melee_hit_location(face: int, attack: MeleeAttack, location: Location) -> None:
     assert melee_hit_location(RULES, face, attack) is location
 
@@ -97,9 +106,14 @@ def test_18_3_4_tv19_class_3_attacks_before_class_4() -> None:
 
 @pytest.mark.parametrize(
     ("cover", "aspect", "dice"),
-    [(False, Aspect.FRONT, 2), (True, Aspect.FRONT, 3), (False, Aspect.FLANK, 1),
-     (False, Aspect.REAR, 0), (True, Aspect.REAR, 1)],
-)  # fmt: skip
+    [
+        (False, Aspect.FRONT, 2),
+        (True, Aspect.FRONT, 3),
+        (False, Aspect.FLANK, 1),
+        (False, Aspect.REAR, 0),
+        (True, Aspect.REAR, 1),
+    ],
+)
 def test_18_2_1_charge_target_dice(cover: bool, aspect: Aspect, dice: int) -> None:
     assert charge_target_dice(RULES, target_in_cover=cover, aspect=aspect) == dice
 

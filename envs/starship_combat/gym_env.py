@@ -1,0 +1,179 @@
+"""Gymnasium env: you command side 0 against the scripted captain (``captain.py`` tactics).
+
+``wargym/StarshipCombat-Duel-v0``. Each step answers one order decision of side 0 (heading,
+thrust, flicker, fire allocations, boarding); once side 0's orders are complete the captain
+plots side 1 and the round resolves (TR-R3). ``scenario`` selects a fleet set-up by keyword
+(``duel``, ``fleet``, ``duel_kestrel``, ``strike``).
+
+* Observation: ``Dict{"observation": Box(float32), "action_mask": Box(0, 1, (n,), int8)}``.
+* Action: ``Discrete(n)`` through :class:`~wargym.envs.starship_combat.encoding.ActionCodec`.
+  The mask is also in ``info["action_mask"]`` and from :meth:`action_masks` (bool).
+* Reward: +1 win, -1 loss, 0 draw or truncation (D-13). An illegal action is a no-op with
+  reward ``illegal_penalty`` (default -0.1) and ``info["illegal_action"] = True``; with
+  ``illegal_action="raise"`` it raises, with ``"terminate"`` the episode ends with the penalty.
+* ``info["events"]``: the rules' events as dicts, dice included (enemy movement hidden by fog).
+* Render modes ``ansi`` and ``rgb_array``.
+
+## Version History
+
+* v0: initial version.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from wargym.envs.starship_combat.encoding import (
+    default_codec,
+    encode_observation,
+    obs_size,
+    render_ansi,
+    render_rgb,
+)
+from wargym.rules.dice import RandomDice
+from wargym.rules.errors import IllegalActionError
+from wargym.rules.events import Event
+from wargym.rules.starship_combat import captain, game
+from wargym.rules.starship_combat.state import BattleState, Options
+
+AGENT_SIDE = 0
+
+
+def make_options(options: Options | dict[str, Any] | None) -> Options:
+    """Options from an :class:`Options`, a dict of its fields, or None (the rulings)."""
+    if options is None:
+        return Options()
+    return options if isinstance(options, Options) else Options(**options)
+
+
+def visible_events(state: BattleState, events: list[Event], viewer: int) -> list[dict[str, Any]]:
+    """Events as dicts, without enemy movement, orders and detection under fog of war."""
+    out = []
+    seen = set(state.detected.get(viewer, []))
+    for event in events:
+        data = event.to_dict()
+        if state.options.sensors:
+            ship = data.get("ship", data.get("observer"))
+            if (
+                data["type"] in ("ShipMoved", "OrdersRevealed", "DetectionRolled")
+                and ship is not None
+                and state.ship(ship).side != viewer
+                and (data["type"] == "DetectionRolled" or ship not in seen)
+            ):
+                continue
+        out.append(data)
+    return out
+
+
+class StarshipCombatDuelEnv(gymnasium.Env[dict[str, np.ndarray], int]):
+    """Side 0 against the scripted captain (module docstring)."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        scenario: str = "duel",
+        options: Options | dict[str, Any] | None = None,
+        illegal_action: str = "penalty",
+        illegal_penalty: float = -0.1,
+    ) -> None:
+        if illegal_action not in ("penalty", "raise", "terminate"):
+            raise ValueError(
+                f"illegal_action must be penalty, raise or terminate: {illegal_action}"
+            )
+        self.render_mode = render_mode
+        self.scenario = scenario
+        self.rule_options = make_options(options)
+        self.illegal_action = illegal_action
+        self.illegal_penalty = illegal_penalty
+        self.codec = default_codec()
+        self.action_space = spaces.Discrete(self.codec.n)
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-2.0, 2.0, (obs_size(self.codec),), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.codec.n,), np.int8),
+            }
+        )
+        self._state = game.new_battle(scenario, self.rule_options)
+        self._dice = RandomDice(np.random.default_rng(0))
+
+    @property
+    def state(self) -> BattleState:
+        """The engine state (read it; do not write)."""
+        return self._state
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        return {
+            "observation": encode_observation(self._state, AGENT_SIDE, self.codec),
+            "action_mask": self.codec.mask(self._state, AGENT_SIDE),
+        }
+
+    def _captain(self) -> list[Event]:
+        events: list[Event] = []
+        while not self._state.over and game.decision(self._state, AGENT_SIDE) is None:
+            side = 1 - AGENT_SIDE
+            events.extend(game.play(self._state, side, captain.choose(self._state, side),
+                                    self._dice))  # fmt: skip
+        return events
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Start a new battle; setup and dice streams are spawned from ``np_random``."""
+        super().reset(seed=seed)
+        _setup_rng, dice_rng = self.np_random.spawn(2)
+        self._dice = RandomDice(dice_rng)
+        self._state = game.new_battle(self.scenario, self.rule_options)
+        events = self._captain()
+        obs = self._obs()
+        info = {"action_mask": obs["action_mask"].copy(), "illegal_action": False,
+                "events": visible_events(self._state, events, AGENT_SIDE)}  # fmt: skip
+        return obs, info
+
+    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        """Answer the current decision of side 0 with ``action``."""
+        action = int(action)
+        mask = self.codec.mask(self._state, AGENT_SIDE)
+        illegal = not (0 <= action < self.codec.n) or mask[action] == 0
+        events: list[Event] = []
+        reward = 0.0
+        terminated = truncated = False
+        if illegal:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(f"action {action} is not legal now")
+            reward = self.illegal_penalty
+            terminated = self.illegal_action == "terminate"
+        else:
+            decoded = self.codec.decode(action, self._state, AGENT_SIDE)
+            assert decoded is not None
+            events = game.play(self._state, AGENT_SIDE, decoded, self._dice)
+            events.extend(self._captain())
+            result = game.outcome(self._state)
+            if result is not None:
+                if result.termination is game.Termination.TRUNCATED:
+                    truncated = True
+                else:
+                    terminated = True
+                    if result.winner is not None:
+                        reward = 1.0 if result.winner == AGENT_SIDE else -1.0
+        obs = self._obs()
+        info = {"action_mask": obs["action_mask"].copy(), "illegal_action": illegal,
+                "events": visible_events(self._state, events, AGENT_SIDE)}  # fmt: skip
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions as a bool array (for sb3-contrib's MaskablePPO)."""
+        return self.codec.mask(self._state, AGENT_SIDE).astype(bool)
+
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+        """ANSI text or an RGB array of the hex map."""
+        if self.render_mode == "ansi":
+            return render_ansi(self._state)
+        if self.render_mode == "rgb_array":
+            return render_rgb(self._state)
+        return None

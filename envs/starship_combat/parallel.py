@@ -1,0 +1,152 @@
+"""PettingZoo Parallel env: both sides give their next order decision simultaneously (TR-R3, D-1).
+
+``parallel_env(**kw)`` builds :class:`StarshipCombatParallel`. Each step every side that still
+plots answers its current decision (heading, thrust, flicker, fire, boarding) at the same
+time; a side that has finished its orders has an all-zero mask and its action is ignored. When
+both sides are done the round resolves. Spaces, codec, rewards, illegal-action policy, events
+and renderings as in :mod:`wargym.envs.starship_combat.gym_env`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import ParallelEnv
+
+from wargym.envs.starship_combat.aec import AGENTS, spaces_for
+from wargym.envs.starship_combat.encoding import (
+    default_codec,
+    encode_observation,
+    obs_size,
+    render_ansi,
+    render_rgb,
+)
+from wargym.envs.starship_combat.gym_env import make_options, visible_events
+from wargym.rules.dice import RandomDice
+from wargym.rules.errors import IllegalActionError
+from wargym.rules.starship_combat import game
+from wargym.rules.starship_combat.state import Options
+
+
+class StarshipCombatParallel(ParallelEnv[str, dict[str, np.ndarray], int]):
+    """Both sides as simultaneous agents (module docstring)."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "starship_combat_parallel_v0"}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        scenario: str = "duel",
+        options: Options | dict[str, Any] | None = None,
+        illegal_action: str = "penalty",
+        illegal_penalty: float = -0.1,
+    ) -> None:
+        self.render_mode = render_mode
+        self.scenario = scenario
+        self.rule_options = make_options(options)
+        self.illegal_action = illegal_action
+        self.illegal_penalty = illegal_penalty
+        self.codec = default_codec()
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        obs_space, act_space = spaces_for(obs_size(self.codec), self.codec.n)
+        self._obs_spaces = {a: obs_space for a in AGENTS}
+        self._act_spaces = {a: act_space for a in AGENTS}
+        self._state = game.new_battle(scenario, self.rule_options)
+        self._dice = RandomDice(np.random.default_rng(0))
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The (cached) observation space."""
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The (cached) action space."""
+        return self._act_spaces[agent]
+
+    def _obs(self) -> dict[str, dict[str, np.ndarray]]:
+        return {
+            a: {"observation": encode_observation(self._state, i, self.codec),
+                "action_mask": self.codec.mask(self._state, i)}
+            for i, a in enumerate(AGENTS)
+        }  # fmt: skip
+
+    def _infos(self, events: list[Any], illegal: set[str]) -> dict[str, dict[str, Any]]:
+        return {
+            a: {"action_mask": self.codec.mask(self._state, i), "illegal_action": a in illegal,
+                "events": visible_events(self._state, events, i)}
+            for i, a in enumerate(AGENTS)
+        }  # fmt: skip
+
+    def state(self) -> np.ndarray:
+        """Full-information vector (side 0's view without fog)."""
+        return encode_observation(self._state, 0, self.codec)
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        """Start a new battle; dice from a generator seeded by ``seed``."""
+        rng, _ = seeding.np_random(seed)
+        _setup, dice_rng = rng.spawn(2)
+        self._dice = RandomDice(dice_rng)
+        self._state = game.new_battle(self.scenario, self.rule_options)
+        self.agents = list(AGENTS)
+        return self._obs(), self._infos([], set())
+
+    def step(self, actions: dict[str, int]) -> tuple[
+        dict[str, dict[str, np.ndarray]], dict[str, float], dict[str, bool], dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:  # fmt: skip
+        """Every plotting side answers its current decision at once."""
+        rewards = {a: 0.0 for a in AGENTS}
+        illegal: set[str] = set()
+        events: list[Any] = []
+        decoded = {}
+        for i, agent in enumerate(AGENTS):
+            mask = self.codec.mask(self._state, i)
+            if not mask.any():
+                continue
+            action = actions.get(agent)
+            if action is None or not (0 <= int(action) < self.codec.n) or mask[int(action)] == 0:
+                if self.illegal_action == "raise":
+                    raise IllegalActionError(f"action {action} is not legal for {agent}")
+                illegal.add(agent)
+                rewards[agent] = self.illegal_penalty
+                continue
+            decoded[i] = self.codec.decode(int(action), self._state, i)
+        for i, action in decoded.items():
+            assert action is not None
+            events.extend(game.play(self._state, i, action, self._dice))
+        terminated = {a: bool(illegal) and self.illegal_action == "terminate" for a in AGENTS}
+        truncated = {a: False for a in AGENTS}
+        result = game.outcome(self._state)
+        if result is not None:
+            if result.termination is game.Termination.TRUNCATED:
+                truncated = {a: True for a in AGENTS}
+            else:
+                terminated = {a: True for a in AGENTS}
+                if result.winner is not None:
+                    rewards[AGENTS[result.winner]] += 1.0
+                    rewards[AGENTS[1 - result.winner]] -= 1.0
+        obs, infos = self._obs(), self._infos(events, illegal)
+        if any(terminated.values()) or any(truncated.values()):
+            self.agents = []
+        return obs, rewards, terminated, truncated, infos
+
+    def render(self) -> str | np.ndarray | None:
+        """ANSI text or an RGB array of the hex map."""
+        if self.render_mode == "ansi":
+            return render_ansi(self._state)
+        if self.render_mode == "rgb_array":
+            return render_rgb(self._state)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def parallel_env(**kwargs: Any) -> StarshipCombatParallel:
+    """Build the Parallel env (PettingZoo factory convention)."""
+    return StarshipCombatParallel(**kwargs)
