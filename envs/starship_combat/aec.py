@@ -43,7 +43,7 @@ def spaces_for(n_obs: int, n_act: int) -> tuple[spaces.Dict, spaces.Discrete]:
     return obs, spaces.Discrete(n_act)
 
 
-class StarshipCombatAEC(AECEnv[str, dict[str, np.ndarray], int | None]):
+class StarshipCombatAEC(AECEnv[str, dict[str, np.ndarray], int | None]):  # type: ignore[misc]
     """Both sides as agents, plotting in turn (module docstring)."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "starship_combat_aec_v0",

@@ -92,8 +92,8 @@ class StarshipCombatDuelEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         self.illegal_action = illegal_action
         self.illegal_penalty = illegal_penalty
         self.codec = default_codec()
-        self.action_space = spaces.Discrete(self.codec.n)
-        self.observation_space = spaces.Dict(
+        self.action_space = spaces.Discrete(self.codec.n)  # type: ignore[assignment]
+        self.observation_space = spaces.Dict(  # type: ignore[assignment]
             {
                 "observation": spaces.Box(-2.0, 2.0, (obs_size(self.codec),), np.float32),
                 "action_mask": spaces.Box(0, 1, (self.codec.n,), np.int8),
@@ -170,7 +170,7 @@ class StarshipCombatDuelEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         """Legal actions as a bool array (for sb3-contrib's MaskablePPO)."""
         return self.codec.mask(self._state, AGENT_SIDE).astype(bool)
 
-    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+    def render(self) -> str | np.ndarray | None:
         """ANSI text or an RGB array of the hex map."""
         if self.render_mode == "ansi":
             return render_ansi(self._state)

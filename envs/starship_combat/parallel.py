@@ -28,10 +28,11 @@ from wargym.envs.starship_combat.gym_env import make_options, visible_events
 from wargym.rules.dice import RandomDice
 from wargym.rules.errors import IllegalActionError
 from wargym.rules.starship_combat import game
+from wargym.rules.starship_combat.actions import Action
 from wargym.rules.starship_combat.state import Options
 
 
-class StarshipCombatParallel(ParallelEnv[str, dict[str, np.ndarray], int]):
+class StarshipCombatParallel(ParallelEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """Both sides as simultaneous agents (module docstring)."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "starship_combat_parallel_v0"}
@@ -103,7 +104,7 @@ class StarshipCombatParallel(ParallelEnv[str, dict[str, np.ndarray], int]):
         rewards = {a: 0.0 for a in AGENTS}
         illegal: set[str] = set()
         events: list[Any] = []
-        decoded = {}
+        decoded: dict[int, Action | None] = {}
         for i, agent in enumerate(AGENTS):
             mask = self.codec.mask(self._state, i)
             if not mask.any():
@@ -116,9 +117,9 @@ class StarshipCombatParallel(ParallelEnv[str, dict[str, np.ndarray], int]):
                 rewards[agent] = self.illegal_penalty
                 continue
             decoded[i] = self.codec.decode(int(action), self._state, i)
-        for i, action in decoded.items():
-            assert action is not None
-            events.extend(game.play(self._state, i, action, self._dice))
+        for i, order in decoded.items():
+            assert order is not None
+            events.extend(game.play(self._state, i, order, self._dice))
         terminated = {a: bool(illegal) and self.illegal_action == "terminate" for a in AGENTS}
         truncated = {a: False for a in AGENTS}
         result = game.outcome(self._state)

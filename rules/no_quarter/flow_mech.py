@@ -33,7 +33,13 @@ from wargym.rules.no_quarter.perception import (
     line_between,
 )
 from wargym.rules.no_quarter.state import Battle, Mech
-from wargym.rules.no_quarter.terrain import move_candidates, path_cost, path_problem
+from wargym.rules.no_quarter.terrain import (
+    deep_water_allowance,
+    enters_deep_water,
+    move_candidates,
+    path_cost,
+    path_problem,
+)
 from wargym.rules.no_quarter.vocab import Status
 
 HEADINGS = tuple(float(h) for h in range(0, 360, 45))
@@ -193,6 +199,10 @@ def move_problem(battle: Battle, mech: Mech, frame: Frame, action: Move) -> str 
     if problem is not None:
         return problem
     cost = path_cost(battle.battlefield, path, jump_segment=jump)
+    if math.isinf(cost) and enters_deep_water(battle.battlefield, path, jump_segment=jump):
+        if distance(mech.pos, action.to) <= deep_water_allowance(allowance) + 1e-6:
+            return None  # deep water: 2" per turn (Appendix A, §19.7.1)
+        return 'deep water beyond the shore band allows only 2" of movement'
     if cost > allowance + 1e-6:
         return f'costs {cost:.2f}" but only {allowance:.2f}" of movement is left'
     return None

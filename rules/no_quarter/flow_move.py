@@ -92,6 +92,12 @@ def visible_enemies(
     }
 
 
+def _cost(battle: Battle, mech: Mech, path: list[tuple[float, float]], jump: bool) -> float:
+    """Allowance spent; deep water beyond the shore band takes the whole move (§19.7.1)."""
+    cost = path_cost(battle.battlefield, path, jump_segment=0 if jump else None)
+    return float(mech.speed) if math.isinf(cost) else cost
+
+
 def walk(
     ctx: Ctx,
     mech: Mech,
@@ -122,13 +128,13 @@ def walk(
         trigger = _new_sightings(battle, mech, now - seen)
         seen = now
         if trigger:
-            cost = path_cost(battle.battlefield, [start, point], jump_segment=0 if jump else None)
+            cost = _cost(battle, mech, [start, point], jump)
             ctx.emit(
                 ev.MechMoved(mech.id, (start, point), heading, cost, distance(start, point), kind)
             )
             ctx.push(insight_frame(mech, trigger))
             return cost, t < 1.0
-    cost = path_cost(battle.battlefield, [start, to], jump_segment=0 if jump else None)
+    cost = _cost(battle, mech, [start, to], jump)
     ctx.emit(ev.MechMoved(mech.id, (start, to), heading, cost, length, kind))
     return cost, False
 

@@ -448,8 +448,9 @@ def move_toward_edge(
 
     Tries the straight heading first, then headings deflected by 20, 40, 60 and 80 degrees
     (left before right); takes the first that carries the centre over the edge, else the one
-    that gains most ground towards it. Terrain costs apply. Returns ``(position, exited)``;
-    ``exited`` is True once the centre has crossed the edge (the mech leaves play).
+    that gains most ground towards it; when none gains ground (flat against a wide building)
+    the mech stays put. Terrain costs apply. Returns ``(position, exited)``; ``exited`` is True
+    once the centre has crossed the edge (the mech leaves play).
     """
     if edge not in EDGES:
         raise StateError(f"edge: {edge!r} is not one of {list(EDGES)}")

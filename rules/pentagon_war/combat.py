@@ -22,7 +22,7 @@ from wargym.rules.pentagon_war.events import (
     ShotFired,
 )
 from wargym.rules.pentagon_war.records import Category, RuleSet
-from wargym.rules.pentagon_war.state import AcidGum, BattleState, Missile, Order
+from wargym.rules.pentagon_war.state import AcidGum, BattleState, DecisionKind, Missile, Order
 from wargym.rules.pentagon_war.weapons import (
     armor_row_struck,
     missile_flight_impulses,
@@ -30,12 +30,27 @@ from wargym.rules.pentagon_war.weapons import (
 )
 
 
-def launch(state: BattleState, rules: RuleSet, order: Order) -> list[Event]:
+def pay(state: BattleState, rules: RuleSet, order: Order) -> int:
+    """Pay a declared shot or rail launch at the start of the fire step (PW-R2, R11).
+
+    Every declared order is paid before any damage is applied, so a capacitor box lost to an
+    earlier shot of the same impulse only drains unspent charge (project ruling).
+    """
+    ship = state.ships[order.slot.ship]
+    if order.slot.kind is DecisionKind.LAUNCH:
+        if order.action_kind == ActionKind.RAIL_LAUNCH.value:
+            return power.spend(ship, rules, "rail_launch_missile")
+        return 0
+    weapon = state.design_of(ship).weapons[order.slot.index]
+    line = rules.weapon_types[weapon.weapon or ""].capacitor_line
+    return power.spend(ship, rules, line) if line else 0
+
+
+def launch(state: BattleState, rules: RuleSet, order: Order, charges: int) -> list[Event]:
     """Launch one missile; flight time by range, rail launch faster for a charge (PW-R15)."""
     ship = state.ships[order.slot.ship]
     target = state.ships[order.value]
     rail = order.action_kind == ActionKind.RAIL_LAUNCH.value
-    charges = power.spend(ship, rules, "rail_launch_missile") if rail else 0
     rng = distance(ship.hex, target.hex)
     speed = rules.systems.missile_rail_speed if rail else rules.systems.missile_speed
     arrive = state.global_impulse + missile_flight_impulses(rng, speed)
@@ -48,7 +63,7 @@ def launch(state: BattleState, rules: RuleSet, order: Order) -> list[Event]:
     return [MissileLaunched(missile.id, ship.id, target.id, rail, rng, arrive, charges)]
 
 
-def fire(state: BattleState, rules: RuleSet, order: Order, dice: Dice) -> list[Event]:
+def fire(state: BattleState, rules: RuleSet, order: Order, dice: Dice, charges: int) -> list[Event]:
     """Resolve one declared shot and apply its damage (§2.1-2.7, PW-R8, R9, R16, R17)."""
     ship = state.ships[order.slot.ship]
     design = state.design_of(ship)
@@ -56,7 +71,6 @@ def fire(state: BattleState, rules: RuleSet, order: Order, dice: Dice) -> list[E
     target = state.ships[order.value]
     tdesign = state.design_of(target)
     spec = rules.weapon_types[weapon.weapon or ""]
-    charges = power.spend(ship, rules, spec.capacitor_line) if spec.capacitor_line else 0
     ship.fired.append(weapon.name)
     rng = distance(ship.hex, target.hex)
     ecm = rules.systems.ecm_penalty if target.ecm and not ship.eccm else 0

@@ -15,7 +15,7 @@ import numpy as np
 from wargym.rules.dice import Dice
 from wargym.rules.errors import IllegalActionError, RulesError
 from wargym.rules.events import Event
-from wargym.rules.hexgrid import DIRECTION_NAMES, Hex, disc
+from wargym.rules.hexgrid import Hex, disc
 from wargym.rules.pentagon_war import power
 from wargym.rules.pentagon_war.actions import (
     Action,
@@ -27,29 +27,20 @@ from wargym.rules.pentagon_war.actions import (
     options_for,
     order_cost,
 )
-from wargym.rules.pentagon_war.combat import acid_gum_packets, fire, launch, missiles_arrive
+from wargym.rules.pentagon_war.combat import acid_gum_packets, fire, launch, missiles_arrive, pay
 from wargym.rules.pentagon_war.data import load_rules
 from wargym.rules.pentagon_war.events import (
     BattleEnded,
-    CapacitorsCharged,
     LinkChanged,
     PowerAllocated,
-    ShipDisengaged,
-    ShipMoved,
     ShipRotated,
-    SystemRepaired,
     ThrustRecorded,
-    TurnStarted,
-    VelocityUpdated,
 )
 from wargym.rules.pentagon_war.movement import (
-    impulse_steps,
-    next_velocity,
-    step_names,
     thrust_vector,
-    walk,
 )
-from wargym.rules.pentagon_war.records import Category, Options, RuleSet, Scenario
+from wargym.rules.pentagon_war.records import Options, RuleSet, Scenario
+from wargym.rules.pentagon_war.sequence import end_turn, move, start_turn
 from wargym.rules.pentagon_war.state import (
     BattleState,
     DecisionKind,
@@ -119,7 +110,7 @@ def new_battle(
             )
     used = {s.design for s in ships}
     state = BattleState(scen.key, opts, {k: rules.designs[k] for k in sorted(used)}, ships)
-    events = _start_turn(state, rules) + _move(state, rules)
+    events = start_turn(state, rules) + move(state, rules)
     events += _begin_phase(state, rules, Phase.POWER)
     while state.outcome is None and not any(p.queue for p in state.plots):
         events += _resolve_phase(state, rules, dice or _NO_DICE)
@@ -326,13 +317,19 @@ def _apply_orders(
             ship.accelerations.append((da, dc))
             ship.thrust_used += 1
             events.append(ThrustRecorded(ship.id, state.impulse, direction, da, dc))
-    shooting = [o for o in orders if o.action_kind != ActionKind.HOLD.value]
-    for order in shooting:
+    shooting = [
+        o
+        for o in orders
+        if o.slot.kind in (DecisionKind.FIRE, DecisionKind.LAUNCH)
+        and o.action_kind != ActionKind.HOLD.value
+    ]
+    paid = [pay(state, rules, order) for order in shooting]
+    for order, charges in zip(shooting, paid, strict=True):
         if order.slot.kind is DecisionKind.LAUNCH:
-            events += launch(state, rules, order)
-    for order in shooting:
+            events += launch(state, rules, order, charges)
+    for order, charges in zip(shooting, paid, strict=True):
         if order.slot.kind is DecisionKind.FIRE:
-            events += fire(state, rules, order, dice)
+            events += fire(state, rules, order, dice, charges)
     events += missiles_arrive(state, rules, dice)
     events += acid_gum_packets(state, rules, dice)
     return events
@@ -369,15 +366,15 @@ def _end_impulse(state: BattleState, rules: RuleSet, dice: Dice) -> list[Event]:
         winner = None if all(lost) else (1 if lost[0] else 0)
         return events + _finish(state, Outcome(term, winner))
     if state.impulse == rules.impulses_per_turn:
-        events += _end_turn(state, rules)
+        events += end_turn(state, rules)
         if state.turn >= state.options.max_turns:
             return events + _finish(state, Outcome(Termination.TRUNCATED, None))
         state.turn += 1
         state.impulse = 1
-        events += _start_turn(state, rules) + _move(state, rules)
+        events += start_turn(state, rules) + move(state, rules)
         return events + _begin_phase(state, rules, Phase.POWER)
     state.impulse += 1
-    events += _move(state, rules)
+    events += move(state, rules)
     return events + _begin_phase(state, rules, Phase.ORDERS)
 
 
@@ -389,90 +386,7 @@ def _finish(state: BattleState, result: Outcome) -> list[Event]:
     return [BattleEnded(result.termination.value, result.winner, state.turn, state.impulse)]
 
 
-def _start_turn(state: BattleState, rules: RuleSet) -> list[Event]:
-    events: list[Event] = [TurnStarted(state.turn)]
-    for ship in state.ships:
-        if not ship.alive:
-            continue
-        design = state.design_of(ship)
-        cap = power.capacity(ship, design)
-        ship.charges = power.turn_charges(rules, cap, state.turn, ship.alert_status)
-        ship.power = power.new_record(ship.charges)
-        ship.accelerations, ship.thrust_used, ship.fired, ship.launched = [], 0, [], 0
-        ship.ecm = ship.eccm = ship.invisible = False
-        ship.reinforce = ship.mag_beam = 0
-        alert = ship.alert_status if state.turn == 1 else None
-        events.append(CapacitorsCharged(ship.id, ship.charges, cap, alert))
-    return events
-
-
-def _end_turn(state: BattleState, rules: RuleSet) -> list[Event]:
-    events: list[Event] = []
-    for ship in state.ships:
-        if not ship.alive:
-            continue
-        if ship.linked_to is not None:
-            continue
-        before = (ship.va, ship.vc)
-        after = next_velocity(before, ship.accelerations)
-        ship.va, ship.vc = after
-        total = (after[0] - before[0], after[1] - before[1])
-        events.append(VelocityUpdated(ship.id, before, total, after))
-        for craft in state.ships:
-            if craft.linked_to == ship.id:
-                craft.va, craft.vc = after
-        if state.options.repair:
-            events += _repair(state, ship)
-    return events
-
-
-def _repair(state: BattleState, ship: ShipState) -> list[Event]:
-    design = state.design_of(ship)
-    if power.intact_in(ship, design, Category.REPAIR) == 0:
-        return []
-    for spec in design.systems:
-        if ship.intact[spec.name] < spec.boxes:
-            ship.intact[spec.name] += 1
-            return [SystemRepaired(ship.id, spec.name)]
-    return []
-
-
-def _move(state: BattleState, rules: RuleSet) -> list[Event]:
-    """Impulse movement from the chart, linked craft riding with their host (PW-R3, R21)."""
-    events: list[Event] = []
-    radius = state.options.map_radius
-    for ship in state.ships:
-        if not ship.alive or ship.linked_to is not None:
-            continue
-        steps = impulse_steps(
-            rules, ship.va, ship.vc, state.impulse, state.options.opposite_sign_order
-        )
-        if not steps:
-            continue
-        path = walk(ship.hex, steps)
-        ship.q, ship.r = path[-1].q, path[-1].r
-        events.append(
-            ShipMoved(
-                ship.id,
-                state.turn,
-                state.impulse,
-                step_names(steps),
-                tuple(h.as_tuple() for h in path),
-            )
-        )
-        for craft in state.ships:
-            if craft.linked_to == ship.id:
-                craft.q, craft.r = ship.q, ship.r
-    if radius is not None:
-        for ship in state.ships:
-            if ship.alive and ship.hex.length() > radius:
-                ship.disengaged = True
-                events.append(ShipDisengaged(ship.id, ship.hex.as_tuple()))
-    return events
-
-
 __all__ = [
-    "DIRECTION_NAMES",
     "decider",
     "decision_for",
     "is_over",

@@ -33,6 +33,35 @@ from wargym.rules.tables import Node, load_config
 
 BASE = "rules/starship_combat/"
 DIRECTIONS = ("A", "B", "C", "D", "E", "F")
+TOP_KEYS = {
+    BASE + "core.yaml": {
+        "ehex_values", "difficulty_targets", "success_levels", "batch", "penetration_ratio_dm",
+        "ratio_dm_applies_vs_screens", "damage_multiplier", "exceptional_margin",
+        "exceptional_extra_dp", "exceptional_armor_loss", "armor_penetration", "to_hit",
+        "penetration", "weapon_properties", "movement", "max_rounds",
+    },
+    BASE + "damage_record.yaml": {
+        "hull_points", "maneuver_points_per_gee", "jump_points_per_parsec",
+        "power_plant_points_per_10pct", "drive_destroyed_multiplier", "ecp_multiplier_tenths",
+        "power_plant_steps", "armor_form_boxes", "crew_form_boxes", "fuel",
+    },
+    BASE + "damage_tables.yaml": {
+        "damage_tables", "roll_clamp", "damage_table_dms", "box_hits_by_ucp",
+        "exceptional_extra_box", "radiation_share_pct", "spinal", "hull_share",
+        "power_loss_effects", "hull_inoperative_effects", "fuel_leak", "critical_table",
+        "armor_loss_per_critical", "black_globe",
+    },
+    BASE + "boarding.yaml": {
+        "difficulty", "difficulty_if_no_defending_troops", "crew_as_troops_pct",
+        "default_tactics", "default_quality", "troop_quality", "ratio_dm_defender_side",
+        "boarding_losses", "pc_survival", "pc_survival_mirror", "explosion",
+    },
+    BASE + "sensors.yaml": {
+        "adjacent_level_shift", "active_level_shift_plus_1", "neutrino_dm", "densitometer_dm",
+        "densitometer_level_shift_plus_1", "detection_range_dm",
+    },
+}  # fmt: skip
+"""Top-level keys of each table file; anything else is rejected."""
 SENSOR_TYPES = ("active_ems", "passive_ems", "ems_jammer", "densitometer", "neutrino")
 SENSOR_TASKS = (
     "act_obj_scan",
@@ -222,6 +251,11 @@ def load_rules() -> RuleSet:
     dmg = load_config(BASE + "damage_tables.yaml")
     brd = load_config(BASE + "boarding.yaml")
     sen = load_config(BASE + "sensors.yaml")
+    for doc in (core, rec, dmg, brd, sen):
+        doc.keys_exactly(set(doc.mapping()) & TOP_KEYS[doc.source], set())
+        unknown = sorted(set(map(str, doc.mapping())) - TOP_KEYS[doc.source])
+        if unknown:
+            raise doc.fail(f"unknown keys {unknown}")
     ehex = {str(k): v.as_int(10, 33) for k, v in core["ehex_values"].items()}
     targets = {Difficulty(k): v.as_int() for k, v in core["difficulty_targets"].items()}
     if set(targets) != set(Difficulty):

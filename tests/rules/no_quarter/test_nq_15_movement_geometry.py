@@ -1,4 +1,4 @@
-"""Movement costs and legality, Duck Back, Leave the Battlefield, flames (§15.2, D5, D9, D10, D27, D28)."""
+"""Movement costs, legal paths, Duck Back, leaving, flames (§15.2, D5, D9, D10, D27, D28)."""
 
 from __future__ import annotations
 

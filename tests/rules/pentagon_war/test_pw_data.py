@@ -44,14 +44,8 @@ def test_pw_r20_fighter_fires_everything_for_exactly_six_charges() -> None:
     )
     assert cost == 6
     zd = RULES.designs["zelta_dee"]
-    assert (
-        sum(
-            RULES.systems.costs[l]
-            for w in zd.weapons
-            if (l := RULES.weapon_types[w.weapon or ""].capacitor_line)
-        )
-        == 8
-    )
+    lines = [RULES.weapon_types[w.weapon or ""].capacitor_line for w in zd.weapons]
+    assert sum(RULES.systems.costs[line] for line in lines if line) == 8
 
 
 def test_pw_balanced_designs_exist_and_are_fleet_ready() -> None:

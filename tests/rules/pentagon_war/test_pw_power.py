@@ -11,7 +11,7 @@ from wargym.rules.pentagon_war import power
 from wargym.rules.pentagon_war.actions import Action, ActionKind
 from wargym.rules.pentagon_war.data import load_rules
 from wargym.rules.pentagon_war.game import decision_for, new_battle, play
-from wargym.rules.pentagon_war.state import BattleState, DecisionKind, ShipState
+from wargym.rules.pentagon_war.state import BattleState, DecisionKind, Phase, ShipState
 
 RULES = load_rules()
 
@@ -33,23 +33,14 @@ def test_pw_cap_1_fighter_spends_six_charges_then_r3_laser_is_illegal() -> None:
 
 
 def test_pw_cap_1_in_the_engine_options_track_the_plotted_charges() -> None:
-    """ECM, then F2 and L3 lasers and the F2 electron leave 2: R3 laser + proton cannot both fire."""
+    """ECM and four 1-charge shots leave 1: the 2-charge F3 proton is then illegal."""
     state = _duel()
     state.ships[1].q, state.ships[1].r = 0, 7  # dead ahead of ship 0 at range 3
     dice = ScriptedDice([])
-    plays = [
-        Action(ActionKind.CHOOSE, 1),
-        Action(ActionKind.CHOOSE, 0),
-        Action(ActionKind.CHOOSE, 0),
-        Action(ActionKind.CHOOSE, 0),
-        Action(ActionKind.CHOOSE, 0),
-    ]
-    for action in plays:  # side 0 power: ecm 1, eccm 0, invisibility 0, reinforce 0, mag 0
-        play(state, action, dice, side=0)
-    for action in plays[1:] + [Action(ActionKind.CHOOSE, 0)]:
-        d = decision_for(state, 1)
-        if d is None:
-            break
+    ecm_only = [1, 0, 0, 0, 0]  # side 0 power: ecm 1, eccm 0, invisibility 0, reinforce 0, mag 0
+    for value in ecm_only:
+        play(state, Action(ActionKind.CHOOSE, value), dice, side=0)
+    while state.phase is Phase.POWER:
         play(state, Action(ActionKind.CHOOSE, 0), dice, side=1)
     assert state.ships[0].charges == 5 and state.ships[0].ecm
     play(state, Action(ActionKind.ROTATE, 0), dice, side=0)

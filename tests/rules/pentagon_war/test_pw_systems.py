@@ -1,4 +1,4 @@
-"""Acid gum, magnetic beams, point defence, linkage and repair in play (PW-R9, R15, R16, R18, R19)."""
+"""Acid gum, magnetic beams, point defence, linkage, repair in play (PW-R9, R15, R16, R18, R19)."""
 
 from __future__ import annotations
 
@@ -157,3 +157,23 @@ def test_pw_r18_optional_repair_restores_one_box_at_turn_end() -> None:
     state.ships[0].intact["engines"] = 4
     run(state, ScriptedDice([]), passive, lambda s: s.turn == 2)
     assert state.ships[0].intact["engines"] == 5
+
+
+def test_pw_r11_declared_fire_is_paid_before_damage_drains_capacitors() -> None:
+    state = two_ships("alpha_centaurian_fighter", "alpha_centaurian_fighter", at_b=(0, 7))
+    state.ships[1].armor = [0] * 6
+    volley = {"f2_laser", "l3_laser", "r3_laser", "f2_electron", "f3_proton"}
+
+    def crews(s: BattleState, d: Decision) -> Action:
+        if d.kind is DecisionKind.FIRE and (d.ship == 1 and d.subject in volley):
+            return Action(ActionKind.FIRE, 0)
+        if d.kind is DecisionKind.FIRE and d.ship == 0 and d.subject == "f2_laser":
+            return Action(ActionKind.FIRE, 1)
+        return passive(s, d)
+
+    dice = ScriptedDice([4, 5, 3, 3, 3, 3, 3, 3] + [1, 1] * 5)
+    events = run(state, dice, crews, lambda s: s.impulse == 2)
+    names = [type(e).__name__ for e in events]
+    assert names.count("ShotFired") == 6 and "PowerLost" not in names
+    assert state.ships[1].intact["capacitors"] == 3 and state.ships[1].charges == 0
+    assert dice.remaining == 0

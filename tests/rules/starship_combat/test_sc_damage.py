@@ -1,4 +1,4 @@
-"""§2.4-§2.17 pipeline vectors: hull share, radiation, power, maneuver, leaks, squadrons, boarding."""
+"""§2.4-§2.17 vectors: hull share, radiation, power, maneuver, leaks, squadrons, boarding."""
 
 import numpy as np
 import pytest

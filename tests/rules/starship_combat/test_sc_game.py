@@ -1,4 +1,4 @@
-"""TR-R3/TR-R25 orchestration: decisions, illegal actions, serialisation, determinism, property run."""
+"""TR-R3/TR-R25 orchestration: decisions, illegal actions, serialisation, determinism."""
 
 import json
 import time

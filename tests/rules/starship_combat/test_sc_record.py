@@ -144,3 +144,13 @@ def test_d15_project_designs_are_marked_and_have_records() -> None:
         assert design.source == ("src" if key == "liikargi_heavy_escort" else "project")
         rec = build_damage_record(design, RULES)
         assert rec.fuel.total_days >= design.power_duration_days
+
+
+def test_loader_errors_name_file_key_and_row() -> None:
+    from wargym.rules.errors import TableError
+    from wargym.rules.starship_combat.data import _ship
+    from wargym.rules.tables import parse_yaml
+
+    node = parse_yaml("x: {name: X}", "rules/starship_combat/ships.yaml")["x"]
+    with pytest.raises(TableError, match=r"ships.yaml: x: missing keys"):
+        _ship("x", node, dict(RULES.ehex))
