@@ -1,0 +1,343 @@
+"""PettingZoo envs for *The Pentagon War*: sides as agents ``side_0`` and ``side_1``.
+
+Orders are plotted simultaneously and in secret (PW-R2):
+
+* :class:`PentagonWarParallel` (``parallel_env``): every step, each side that has a decision
+  gives one action; the decision sequence is the engine's (power items on impulse 1, then per
+  ship link, rotation, thrust, fire per weapon, launch per launcher). A side whose plot is
+  complete has an all-zero mask and its action is ignored. The impulse resolves when both
+  plots are complete.
+* :class:`PentagonWarAEC` (``env``): side 0 plots, then side 1; ``agent_selection`` follows the
+  engine's decider. The opponent's plot is hidden until resolution: observations read only
+  public state and the viewer's own plot (see :mod:`.encoding`).
+
+Spaces, rewards, illegal-action policy and info keys are those of
+:class:`~.gym_env.PentagonWarDuelEnv`; ``info[agent]["events"]`` holds the events that side may
+see. ``state()`` returns both sides' observations concatenated (for centralised critics).
+
+## Version History
+
+* v0: initial version.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from wargym.rules.dice import RandomDice
+from wargym.rules.errors import IllegalActionError
+from wargym.rules.events import Event
+from wargym.rules.pentagon_war.data import load_rules
+from wargym.rules.pentagon_war.game import decider, decision_for, new_battle, play
+from wargym.rules.pentagon_war.records import Options
+from wargym.rules.pentagon_war.state import BattleState, Termination
+
+from .encoding import OBS_BOUND, ActionCodec, encode_observation, obs_size, visible_events
+from .gym_env import IllegalPolicy, damage_score, terminal_reward
+from .render import render_ansi, render_rgb
+
+AGENTS = ("side_0", "side_1")
+
+
+class _Core:
+    """Shared set-up, spaces and encoding of both PettingZoo envs."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "pentagon_war_v0",
+        "is_parallelizable": True,
+        "render_fps": 4,
+    }
+
+    def _setup(
+        self,
+        render_mode: str | None,
+        scenario: str,
+        max_turns: int,
+        illegal_action: IllegalPolicy,
+        illegal_penalty: float,
+        reward_shaping: float,
+        options: Options | None,
+    ) -> None:
+        rules = load_rules()
+        if scenario not in rules.scenarios:
+            raise ValueError(f"unknown scenario {scenario!r}; one of {sorted(rules.scenarios)}")
+        self.render_mode = render_mode
+        self.scenario = scenario
+        base = options or Options(**dict(rules.scenarios[scenario].options))  # type: ignore[arg-type]
+        self.rules_options = dataclasses.replace(base, max_turns=max_turns)
+        self.illegal_action = illegal_action
+        self.illegal_penalty = illegal_penalty
+        self.reward_shaping = reward_shaping
+        self.max_ships = sum(len(side) for side in rules.scenarios[scenario].sides)
+        self.codec = ActionCodec(self.max_ships)
+        self.possible_agents = list(AGENTS)
+        self._action_space = spaces.Discrete(self.codec.n)
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    -OBS_BOUND, OBS_BOUND, (obs_size(self.max_ships),), np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, (self.codec.n,), np.int8),
+            }
+        )
+        self._battle: BattleState | None = None
+        self._dice = RandomDice(np.random.default_rng(0))
+
+    @functools.cache  # noqa: B019 -- the same object every call (seed_test)
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent`` (one cached object)."""
+        return self._observation_space
+
+    @functools.cache  # noqa: B019
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent`` (one cached object)."""
+        return self._action_space
+
+    @property
+    def battle(self) -> BattleState:
+        """The engine state (reset first)."""
+        if self._battle is None:
+            raise RuntimeError("call reset() first")
+        return self._battle
+
+    def _new(self, seed: int | None) -> list[Event]:
+        setup_rng, dice_rng = np.random.default_rng(seed).spawn(2)
+        self._dice = RandomDice(dice_rng)
+        self._battle, events = new_battle(self.scenario, setup_rng, self.rules_options)
+        return events
+
+    def _observe(self, side: int) -> dict[str, np.ndarray]:
+        decision = decision_for(self.battle, side)
+        return {
+            "observation": encode_observation(
+                self.battle, side, decision, self.max_ships, self.rules_options.max_turns
+            ),
+            "action_mask": self.codec.mask(decision),
+        }
+
+    def _info(self, side: int, events: list[Event], illegal: bool = False) -> dict[str, Any]:
+        decision = decision_for(self.battle, side)
+        return {
+            "action_mask": self.codec.mask(decision),
+            "events": visible_events(self.battle, side, events),
+            "illegal_action": illegal,
+            "decision": None if decision is None else decision.kind.value,
+        }
+
+    def _legal(self, side: int, action: Any) -> bool:
+        decision = decision_for(self.battle, side)
+        if decision is None or action is None:
+            return False
+        index = int(action)
+        return 0 <= index < self.codec.n and self.codec.decode(index) in decision.options
+
+    def render(self) -> str | np.ndarray | None:
+        """ANSI text map or RGB image of the battle."""
+        if self.render_mode == "ansi":
+            return render_ansi(self.battle)
+        if self.render_mode == "rgb_array":
+            return render_rgb(self.battle)
+        return None
+
+    def state(self) -> np.ndarray:
+        """Both sides' observation vectors, concatenated."""
+        return np.concatenate([self._observe(s)["observation"] for s in (0, 1)])
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
+    """Turn-based view: the sides plot one after the other (module docstring)."""
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        scenario: str = "duel",
+        max_turns: int = 20,
+        illegal_action: IllegalPolicy = "noop",
+        illegal_penalty: float = -0.01,
+        reward_shaping: float = 0.0,
+        options: Options | None = None,
+    ) -> None:
+        super().__init__()
+        self._setup(
+            render_mode,
+            scenario,
+            max_turns,
+            illegal_action,
+            illegal_penalty,
+            reward_shaping,
+            options,
+        )
+        self.agents: list[str] = []
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new battle."""
+        events = self._new(seed)
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: self._info(i, events) for i, a in enumerate(AGENTS)}
+        self._select()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """What ``agent`` may see; its mask is zero unless it is selected."""
+        obs = self._observe(AGENTS.index(agent))
+        if agent != self.agent_selection:
+            obs["action_mask"] = np.zeros(self.codec.n, dtype=np.int8)
+        return obs
+
+    def step(self, action: int | None) -> None:
+        """Plot one decision of the selected side."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        side = AGENTS.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if not self._legal(side, action):
+            if self.illegal_action == "raise":
+                raise IllegalActionError(f"{agent}: action {action} is not legal now")
+            if self.illegal_action == "terminate":
+                self.rewards = {a: (-1.0 if a == agent else 1.0) for a in self.agents}
+                self.terminations = dict.fromkeys(self.agents, True)
+            else:
+                self.rewards[agent] = self.illegal_penalty
+            self.infos[agent] = self._info(side, [], illegal=True)
+            self._accumulate_rewards()
+            return
+        events = play(self.battle, self.codec.decode(int(action)), self._dice, side=side)  # type: ignore[arg-type]
+        for i, name in enumerate(AGENTS):
+            self.rewards[name] = self.reward_shaping * damage_score(self.battle, events, i)
+            self.infos[name] = self._info(i, events)
+        outcome = self.battle.outcome
+        if outcome is not None:
+            for i, name in enumerate(AGENTS):
+                self.rewards[name] += terminal_reward(self.battle, i)
+            done = dict.fromkeys(self.agents, True)
+            if outcome.termination is Termination.TRUNCATED:
+                self.truncations = done
+            else:
+                self.terminations = done
+        self._accumulate_rewards()
+        self._select()
+
+    def _select(self) -> None:
+        decision = decider(self.battle)
+        if decision is not None:
+            self.agent_selection = AGENTS[decision.side]
+        elif self.agents:
+            live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
+            self.agent_selection = (live or self.agents)[0]
+
+
+class PentagonWarParallel(_Core, ParallelEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
+    """Simultaneous view: both sides plot in the same step (module docstring)."""
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        scenario: str = "duel",
+        max_turns: int = 20,
+        illegal_action: IllegalPolicy = "noop",
+        illegal_penalty: float = -0.01,
+        reward_shaping: float = 0.0,
+        options: Options | None = None,
+    ) -> None:
+        self._setup(
+            render_mode,
+            scenario,
+            max_turns,
+            illegal_action,
+            illegal_penalty,
+            reward_shaping,
+            options,
+        )
+        self.agents: list[str] = []
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        """Start a new battle."""
+        events = self._new(seed)
+        self.agents = list(AGENTS)
+        return (
+            {a: self._observe(i) for i, a in enumerate(AGENTS)},
+            {a: self._info(i, events) for i, a in enumerate(AGENTS)},
+        )
+
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[
+        dict[str, dict[str, np.ndarray]],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        """Apply the action of every side that has a decision, in side order."""
+        rewards = dict.fromkeys(self.agents, 0.0)
+        illegal = dict.fromkeys(self.agents, False)
+        events: list[Event] = []
+        terminate = False
+        deciding = [
+            side
+            for side, agent in enumerate(AGENTS)
+            if agent in self.agents and decision_for(self.battle, side) is not None
+        ]
+        for side in deciding:  # decided up front: a side's new decision waits for a new step
+            agent = AGENTS[side]
+            action = actions.get(agent)
+            if not self._legal(side, action):
+                if self.illegal_action == "raise":
+                    raise IllegalActionError(f"{agent}: action {action} is not legal now")
+                illegal[agent] = True
+                if self.illegal_action == "terminate":
+                    terminate = True
+                    rewards = {a: (-1.0 if a == agent else 1.0) for a in self.agents}
+                    break
+                rewards[agent] += self.illegal_penalty
+                continue
+            events += play(self.battle, self.codec.decode(int(action)), self._dice, side=side)  # type: ignore[arg-type]
+            if self.battle.outcome is not None:
+                break
+        for i, agent in enumerate(AGENTS):
+            if agent in rewards:
+                rewards[agent] += self.reward_shaping * damage_score(self.battle, events, i)
+        outcome = self.battle.outcome
+        done = terminate or (
+            outcome is not None and outcome.termination is not Termination.TRUNCATED
+        )
+        cut = outcome is not None and outcome.termination is Termination.TRUNCATED
+        if outcome is not None:
+            for i, agent in enumerate(AGENTS):
+                if agent in rewards:
+                    rewards[agent] += terminal_reward(self.battle, i)
+        observations = {a: self._observe(AGENTS.index(a)) for a in self.agents}
+        infos = {a: self._info(AGENTS.index(a), events, illegal[a]) for a in self.agents}
+        terminations = dict.fromkeys(self.agents, done)
+        truncations = dict.fromkeys(self.agents, cut)
+        if done or cut:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+
+def env(**kwargs: Any) -> PentagonWarAEC:
+    """The AEC env (PettingZoo convention)."""
+    return PentagonWarAEC(**kwargs)
+
+
+def parallel_env(**kwargs: Any) -> PentagonWarParallel:
+    """The Parallel env (PettingZoo convention)."""
+    return PentagonWarParallel(**kwargs)

@@ -1,0 +1,211 @@
+"""Gymnasium env ``wargym/PentagonWar-Duel-v0``: one side against the scripted captain.
+
+The agent commands side 0 and takes every decision of its plot, one per step (power items on
+impulse 1, then per ship link, rotation, thrust, one fire decision per weapon, one launch
+decision per launcher). Side 1 is commanded by the scripted captain
+(:mod:`wargym.rules.pentagon_war.captain`) or, with ``opponent="random"``, by uniformly random
+legal options. Plots are secret: the opponent plots after the agent, from public state only.
+
+* Actions: ``Discrete(11 + 3 * max_ships)``, see :class:`~.encoding.ActionCodec`.
+* Observations: ``Dict({"observation": Box(float32), "action_mask": Box(0, 1, (n,), int8)})``;
+  the mask is also in ``info["action_mask"]`` and from :meth:`PentagonWarDuelEnv.action_masks`.
+* Rewards: +1 win, -1 loss, 0 draw or truncation (digest D-11); with ``reward_shaping`` > 0,
+  plus that much per enemy armor box or internal point destroyed and minus per own one.
+* Illegal actions: ``illegal_action="noop"`` (default) leaves the battle untouched, gives
+  ``illegal_penalty`` (default -0.01) and sets ``info["illegal_action"]``; ``"raise"`` raises
+  IllegalActionError; ``"terminate"`` ends the episode with reward -1.
+* Episode end: terminated when a side is defeated (PW-R21), truncated after ``max_turns``.
+* ``info["events"]``: the events the agent may see, as dicts, with their dice faces.
+* Scenarios by keyword: ``scenario="duel" | "fleet" | "squadron" | "carrier" | "melee"``.
+
+## Version History
+
+* v0: initial version.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from wargym.rules.dice import RandomDice
+from wargym.rules.errors import IllegalActionError
+from wargym.rules.events import Event
+from wargym.rules.pentagon_war.captain import captain_action
+from wargym.rules.pentagon_war.data import load_rules
+from wargym.rules.pentagon_war.events import DamageAllocated, DamageApplied
+from wargym.rules.pentagon_war.game import decision_for, is_over, new_battle, play
+from wargym.rules.pentagon_war.records import Options
+from wargym.rules.pentagon_war.state import BattleState, Termination
+
+from .encoding import OBS_BOUND, ActionCodec, encode_observation, obs_size, visible_events
+from .render import render_ansi, render_rgb
+
+IllegalPolicy = Literal["noop", "raise", "terminate"]
+
+
+def damage_score(state: BattleState, events: list[Event], side: int) -> float:
+    """Boxes the enemy lost minus boxes ``side`` lost in ``events`` (for reward shaping)."""
+    score = 0.0
+    for event in events:
+        if isinstance(event, DamageApplied):
+            lost = float(event.absorbed)
+        elif isinstance(event, DamageAllocated):
+            lost = 1.0
+        else:
+            continue
+        score += lost if state.ships[event.target].side != side else -lost
+    return score
+
+
+def terminal_reward(state: BattleState, side: int) -> float:
+    """+1 win, -1 loss, 0 otherwise (D-11)."""
+    if state.outcome is None or state.outcome.winner is None:
+        return 0.0
+    return 1.0 if state.outcome.winner == side else -1.0
+
+
+class PentagonWarDuelEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """Agent (side 0) against a scripted captain (side 1); see the module docstring."""
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        scenario: str = "duel",
+        max_turns: int = 20,
+        opponent: Literal["captain", "random"] = "captain",
+        illegal_action: IllegalPolicy = "noop",
+        illegal_penalty: float = -0.01,
+        reward_shaping: float = 0.0,
+        options: Options | None = None,
+    ) -> None:
+        rules = load_rules()
+        if scenario not in rules.scenarios:
+            raise ValueError(f"unknown scenario {scenario!r}; one of {sorted(rules.scenarios)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"unsupported render_mode {render_mode!r}")
+        self.render_mode = render_mode
+        self.scenario = scenario
+        base = options or Options(**dict(rules.scenarios[scenario].options))  # type: ignore[arg-type]
+        self.rules_options = dataclasses.replace(base, max_turns=max_turns)
+        self.opponent = opponent
+        self.illegal_action = illegal_action
+        self.illegal_penalty = illegal_penalty
+        self.reward_shaping = reward_shaping
+        self.max_ships = sum(len(side) for side in rules.scenarios[scenario].sides)
+        self.codec = ActionCodec(self.max_ships)
+        self.action_space = spaces.Discrete(self.codec.n)
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    -OBS_BOUND, OBS_BOUND, (obs_size(self.max_ships),), np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, (self.codec.n,), np.int8),
+            }
+        )
+        self._state: BattleState | None = None
+        self._dice = RandomDice(np.random.default_rng(0))
+        self._opp_rng = np.random.default_rng(0)
+
+    # -- gymnasium API -------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start a new battle; set-up, dice and opponent draw from independent streams."""
+        super().reset(seed=seed)
+        setup_rng, dice_rng, opp_rng = self.np_random.spawn(3)
+        self._dice = RandomDice(dice_rng)
+        self._opp_rng = opp_rng
+        self._state, events = new_battle(self.scenario, setup_rng, self.rules_options)
+        events += self._opponent_plays()
+        return self._obs(), self._info(events)
+
+    def step(self, action: np.int64) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """Take one decision of side 0, then let the opponent plot until side 0 decides."""
+        state = self.state
+        index = int(action)
+        decision = decision_for(state, 0)
+        legal = (
+            decision is not None
+            and 0 <= index < self.codec.n
+            and (self.codec.decode(index) in decision.options)
+        )
+        if not legal:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(f"action {index} is not legal now")
+            info = self._info([])
+            info["illegal_action"] = True
+            if self.illegal_action == "terminate":
+                return self._obs(), -1.0, True, False, info
+            return self._obs(), self.illegal_penalty, False, False, info
+        events = play(state, self.codec.decode(index), self._dice, side=0)
+        events += self._opponent_plays()
+        reward = self.reward_shaping * damage_score(state, events, 0)
+        terminated = truncated = False
+        if state.outcome is not None:
+            reward += terminal_reward(state, 0)
+            truncated = state.outcome.termination is Termination.TRUNCATED
+            terminated = not truncated
+        info = self._info(events)
+        info["illegal_action"] = False
+        return self._obs(), reward, terminated, truncated, info
+
+    def render(self) -> str | np.ndarray | None:
+        """ANSI text map or an RGB image of the battle, per ``render_mode``."""
+        if self.render_mode == "ansi":
+            return render_ansi(self.state)
+        if self.render_mode == "rgb_array":
+            return render_rgb(self.state)
+        return None
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of legal actions (for sb3-contrib MaskablePPO)."""
+        return self.codec.mask(decision_for(self.state, 0)).astype(bool)
+
+    # -- helpers -------------------------------------------------------------------------
+    @property
+    def state(self) -> BattleState:
+        """The engine state (reset first)."""
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state
+
+    def _opponent_plays(self) -> list[Event]:
+        state = self.state
+        events: list[Event] = []
+        while not is_over(state) and decision_for(state, 0) is None:
+            decision = decision_for(state, 1)
+            if decision is None:
+                raise RuntimeError("no side can decide in an unfinished battle")
+            if self.opponent == "captain":
+                choice = captain_action(state, decision)
+            else:
+                choice = decision.options[int(self._opp_rng.integers(len(decision.options)))]
+            events += play(state, choice, self._dice, side=1)
+        return events
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        decision = decision_for(self.state, 0)
+        return {
+            "observation": encode_observation(
+                self.state, 0, decision, self.max_ships, self.rules_options.max_turns
+            ),
+            "action_mask": self.codec.mask(decision),
+        }
+
+    def _info(self, events: list[Event]) -> dict[str, Any]:
+        state = self.state
+        decision = decision_for(state, 0)
+        return {
+            "action_mask": self.codec.mask(decision),
+            "events": visible_events(state, 0, events),
+            "turn": state.turn,
+            "impulse": state.impulse,
+            "decision": None if decision is None else decision.kind.value,
+        }
