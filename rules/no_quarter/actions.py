@@ -203,6 +203,33 @@ class FightMech:
         return f"mech {self.mech} fights mech {self.target}"
 
 
+@dataclass(frozen=True)
+class FireAtBuilding:
+    """Fire weapon ``weapon`` of ``mech`` at building ``feature`` (§19.4.2 ruling)."""
+
+    mech: int
+    weapon: int
+    feature: int
+
+    def __str__(self) -> str:
+        return f"mech {self.mech} fires weapon {self.weapon} at building {self.feature}"
+
+
+@dataclass(frozen=True)
+class AttackBuilding:
+    """Punch or kick a building in base contact with ``limb`` (§19.4.2 ruling)."""
+
+    mech: int
+    feature: int
+    attack: MeleeAttack
+    limb: Location
+
+    def __str__(self) -> str:
+        return (
+            f"mech {self.mech} {self.attack.value}s building {self.feature} with {self.limb.value}"
+        )
+
+
 Action: TypeAlias = (
     ActivateGroup
     | SkipGroup
@@ -217,6 +244,8 @@ Action: TypeAlias = (
     | FreeWill
     | DeclareMelee
     | FightMech
+    | FireAtBuilding
+    | AttackBuilding
 )
 """Every decision a side can make."""
 
@@ -236,6 +265,8 @@ ACTION_CLASSES: dict[str, type[Any]] = {
         FreeWill,
         DeclareMelee,
         FightMech,
+        FireAtBuilding,
+        AttackBuilding,
     )
 }
 

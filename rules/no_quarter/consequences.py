@@ -8,23 +8,32 @@ from __future__ import annotations
 
 from wargym.rules.dice import Dice, passed_dice
 from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter.flow import Ctx, Frame, nearest_frame, roll_index
+from wargym.rules.no_quarter.flow import Ctx, Frame, insight_frame, nearest_frame, roll_index
 from wargym.rules.no_quarter.geometry import distance, heading_to
-from wargym.rules.no_quarter.perception import MECH_DOWN_RADIUS, bodies, line_between
+from wargym.rules.no_quarter.perception import (
+    MECH_DOWN_RADIUS,
+    bodies,
+    line_between,
+    new_sightings,
+    visible_enemies,
+)
 from wargym.rules.no_quarter.ranged_combat import (
     CriticalKind,
     chest_explosion,
     critical_kind,
     halved_speed,
+    hit_location,
     pilot_test_rep,
+    ranged_damage,
 )
 from wargym.rules.no_quarter.state import Mech
 from wargym.rules.no_quarter.terrain import (
     duck_back_destination,
+    flame_area_hits,
     move_toward_edge,
     nearest_edge_away,
 )
-from wargym.rules.no_quarter.vocab import Attribute, Location, Rank, Removal, Status
+from wargym.rules.no_quarter.vocab import Attribute, ItemType, Location, Rank, Removal, Status
 
 DUCK_BACK_MAX = 6.0
 """Duck Back moves at most min(6", current Speed) (§15.2.4.1)."""
@@ -36,14 +45,61 @@ def queue_tests(ctx: Ctx, entries: list[Frame]) -> None:
         return
     top = ctx.battle.frames[-1] if ctx.battle.frames else None
     insight = nearest_frame(ctx.battle, "insight")
-    if top is not None and "collect" in top:
-        top["collect"].extend(entries)  # a frame resolving in one step gathers them
+    if ctx.collecting is not None:
+        ctx.collecting.extend(entries)  # a firing or blow being resolved gathers them
     elif insight is not None and insight.get("stage") == "act":
         insight.setdefault("deferred", []).extend(entries)  # after all winners acted (§16.1.6)
     elif top is not None and top["kind"] == "react":
         top["entries"].extend(entries)
     else:
         ctx.push({"kind": "react", "entries": list(entries)})
+
+
+def cross_flames(ctx: Ctx, mech: Mech, path: list[tuple[float, float]]) -> None:
+    """Each flame area a move enters: hit location, then 2d6 vs the flamer's Impact (D27)."""
+    if not ctx.battle.flames or mech.removed is not None:
+        return
+    impact = ctx.rules.item_profile(ItemType.FLAMER).impact or 0
+    crossed = flame_area_hits(path, ctx.battle.flames, base_radius=ctx.battle.options.base_radius)
+    for flame in crossed:
+        if mech.removed is not None:
+            return
+        ctx.emit(ev.FlameCrossed(mech.id, flame))
+        faces = ctx.dice.roll(2)
+        location = hit_location(ctx.rules, (faces[0], faces[1]))
+        ctx.emit(ev.HitLocated(mech.id, faces, location, False))
+        if location in mech.lost_limbs:
+            continue
+        dmg = ctx.dice.roll(2)
+        before = mech.armor_at(location)
+        outcome = ranged_damage(ctx.rules, (dmg[0], dmg[1]), impact, before)
+        ctx.emit(
+            ev.DamageRolled(
+                mech.id,
+                location,
+                (dmg[0], dmg[1]),
+                impact,
+                outcome.passed,
+                before,
+                outcome.armor_after,
+                outcome.critical,
+                False,
+            )
+        )
+        if outcome.critical:
+            critical_hit(ctx, mech, location)
+        if outcome.armor_loss > 0 and mech.removed is None:
+            queue_tests(ctx, [{"mech": mech.id, "test": "takes_damage", "causes": []}])
+
+
+def involuntary_in_sight(ctx: Ctx, mech: Mech, seen_before: set[int]) -> None:
+    """An involuntary move that brings new enemy groups into sight starts an In Sight (D8)."""
+    if mech.removed is not None:
+        return
+    now = visible_enemies(ctx.battle, mech, mech.pos, mech.facing)
+    groups = new_sightings(ctx.battle, mech, now - seen_before)
+    if groups:
+        ctx.push(insight_frame(mech.id, mech.side, groups))
 
 
 def duck_back(ctx: Ctx, mech: Mech, cause: Mech | None, reason: str) -> None:
@@ -67,7 +123,11 @@ def duck_back(ctx: Ctx, mech: Mech, cause: Mech | None, reason: str) -> None:
     )
     away = heading_to(cause.pos, mech.pos)
     inches = distance(mech.pos, target)
+    seen = visible_enemies(ctx.battle, mech, mech.pos, mech.facing)
+    start = mech.pos
     ctx.emit(ev.MechMoved(mech.id, (mech.pos, target), away, inches, inches, "duck_back"))
+    cross_flames(ctx, mech, [start, target])
+    involuntary_in_sight(ctx, mech, seen)
 
 
 def leave_move(ctx: Ctx, mech: Mech) -> None:
@@ -90,6 +150,8 @@ def leave_move(ctx: Ctx, mech: Mech) -> None:
         radius=ctx.battle.options.base_radius,
     )
     inches = distance(mech.pos, target)
+    start = mech.pos
+    seen = visible_enemies(ctx.battle, mech, mech.pos, mech.facing)
     ctx.emit(
         ev.MechMoved(
             mech.id,
@@ -103,6 +165,9 @@ def leave_move(ctx: Ctx, mech: Mech) -> None:
     if exited:
         ctx.emit(ev.MechLeftTable(mech.id, edge))
         remove(ctx, mech, Removal.LEFT_TABLE)
+        return
+    cross_flames(ctx, mech, [start, target])
+    involuntary_in_sight(ctx, mech, seen)
 
 
 def leave_battlefield(ctx: Ctx, mech: Mech, reason: str) -> None:

@@ -333,6 +333,35 @@ class FlameLaid(Event):
 
 
 @dataclass(frozen=True)
+class BuildingDamaged(Event):
+    """A building hit by fire or struck in melee lost armour (§19.4.2 ruling)."""
+
+    feature: int
+    attacker: int
+    faces: tuple[int, ...]
+    versus: int
+    passed: int
+    armor_before: int
+    armor_after: int
+    melee: bool
+
+
+@dataclass(frozen=True)
+class BuildingDestroyed(Event):
+    """A building at 0 armour is destroyed; its footprint becomes rough rubble (§19.4.2)."""
+
+    feature: int
+
+
+@dataclass(frozen=True)
+class FlameCrossed(Event):
+    """A mech moved through a flame template and rolls damage vs Impact 3 (§10.4.2, D27)."""
+
+    mech: int
+    flame: int
+
+
+@dataclass(frozen=True)
 class LuckyReroll(Event):
     """A Lucky pilot re-rolled one result this mission (§9.6.4, ruling D26)."""
 
@@ -381,6 +410,9 @@ NO_QUARTER_EVENTS = EventRegistry(
         MeleeRound,
         ItemDisabled,
         FlameLaid,
+        FlameCrossed,
+        BuildingDamaged,
+        BuildingDestroyed,
         LuckyReroll,
         BattleEnded,
     ]

@@ -31,6 +31,8 @@ class Ctx:
     dice: Dice
     rules: NoQuarterRules
     log: list[Event] = field(default_factory=list)
+    collecting: list[Frame] | None = None
+    """While a firing or a melee blow resolves, the tests it causes gather here."""
 
     def emit(self, event: Event) -> None:
         """Apply ``event`` to the battle and record it."""
@@ -95,6 +97,22 @@ def nearest_frame(battle: Battle, kind: str) -> Frame | None:
             found: Frame = frame
             return found
     return None
+
+
+def insight_frame(mover_id: int, side: Side, enemy_groups: list[int]) -> Frame:
+    """A new In Sight started by ``mover_id`` against ``enemy_groups`` (§16.1.3)."""
+    return {
+        "kind": "insight",
+        "side": side.value,
+        "mover": mover_id,
+        "group": mover_id,
+        "enemy_groups": enemy_groups,
+        "stage": "free",
+        "free": None,
+        "winners": [],
+        "opponents": {},
+        "deferred": [],
+    }
 
 
 def roll_index(dice: Dice, count: int) -> tuple[int, tuple[int, ...]]:

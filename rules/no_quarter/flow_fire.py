@@ -9,7 +9,14 @@ the cause. All weapons are then resolved in order, and every target takes one se
 from __future__ import annotations
 
 from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter.actions import Action, AssignFire, DecisionKind, EndFire
+from wargym.rules.no_quarter.actions import (
+    Action,
+    AssignFire,
+    DecisionKind,
+    EndFire,
+    FireAtBuilding,
+)
+from wargym.rules.no_quarter.buildings import can_fire_at, fire_at_building, rated_buildings
 from wargym.rules.no_quarter.consequences import critical_hit, duck_back, queue_tests
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
@@ -83,9 +90,10 @@ def _engageable(battle: Battle, frame: Frame, weapon: int) -> list[int]:
 def fire_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Action]:
     """Weapon-to-target assignments allowed now, plus finishing (§17.3, ruling D14)."""
     shooter = battle.mechs[frame["shooter"]]
-    used = {w for w, _ in frame["assigned"]}
-    chosen = [t for _, t in frame["assigned"]]
+    used = {entry[0] for entry in frame["assigned"]}
+    chosen = [entry[1] for entry in frame["assigned"] if len(entry) == 2]
     options: list[Action] = []
+    buildings = rated_buildings(battle) if frame["mode"] == "active" else []
     if able_to_fire(shooter) and not engaged_with(battle, shooter):
         for weapon in shooter.operable_ranged_weapons:
             if weapon in used:
@@ -95,6 +103,11 @@ def fire_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Ac
             spread = battle.options.spread_fire_rule == "per_shooter"
             allowed = fresh if (spread and fresh) else reachable
             options.extend(AssignFire(shooter.id, weapon, t) for t in allowed)
+            options.extend(
+                FireAtBuilding(shooter.id, weapon, f)
+                for f in buildings
+                if any(can_fire_at(battle, shooter, weapon, f, t) for t in _twists(frame))
+            )
     options.append(EndFire(shooter.id))
     return options
 
@@ -129,6 +142,17 @@ def fire_act(ctx: Ctx, frame: Frame, action: Action) -> None:
     if isinstance(action, EndFire):
         resolve_firing(ctx, frame)
         return
+    if isinstance(action, FireAtBuilding):
+        shooter = ctx.battle.mechs[action.mech]
+        if frame["twist"] is None:
+            twist = next(
+                t
+                for t in TWISTS
+                if can_fire_at(ctx.battle, shooter, action.weapon, action.feature, t)
+            )
+            _set_twist(ctx, shooter, twist, frame)
+        frame["assigned"].append([action.weapon, action.feature, "building"])
+        return
     assert isinstance(action, AssignFire)
     battle = ctx.battle
     shooter, target = battle.mechs[action.mech], battle.mechs[action.target]
@@ -150,20 +174,28 @@ def resolve_firing(ctx: Ctx, frame: Frame) -> None:
     """Resolve every assigned weapon, then queue one set of tests per target (ruling D18)."""
     battle = ctx.battle
     shooter = battle.mechs[frame["shooter"]]
-    frame["collect"] = []
+    ctx.pop(frame)
+    ctx.collecting = []
     if frame["mode"] in ("active", "in_sight"):
         shooter.fired_this_activation = True
     tests: dict[int, set[str]] = {}
     order: list[int] = []
-    for weapon, target_id in frame["assigned"]:
+    for entry in frame["assigned"]:
+        weapon, target_id = entry[0], entry[1]
+        if len(entry) == 3:  # a building (§19.4.2)
+            key = -1 - target_id
+            if key not in order:
+                order.append(key)
+            if battle.building_armor_of(target_id) > 0 and shooter.removed is None:
+                fire_at_building(ctx, shooter, weapon, target_id, order.index(key) + 1)
+            continue
         target = battle.mechs[target_id]
         if target.removed is not None or shooter.removed is not None:
             continue
         if target_id not in order:
             order.append(target_id)
         _resolve_weapon(ctx, frame, shooter, weapon, target, order.index(target_id) + 1, tests)
-    collected = frame.pop("collect")
-    ctx.pop(frame)
+    collected, ctx.collecting = ctx.collecting, None
     if frame["mode"] == "charge":
         queue_tests(ctx, collected)  # no reaction tests for charge fire (§18.2.1)
         return

@@ -12,13 +12,16 @@ import math
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter.actions import (
     Action,
+    AttackBuilding,
     Charge,
     DecisionKind,
+    DeclareMelee,
     FightMech,
     FireFirst,
     Move,
     Stay,
 )
+from wargym.rules.no_quarter.buildings import in_contact, rated_buildings, strike_building
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.flow_fire import fire_frame, fire_options
@@ -40,7 +43,7 @@ from wargym.rules.no_quarter.terrain import (
     path_cost,
     path_problem,
 )
-from wargym.rules.no_quarter.vocab import Status
+from wargym.rules.no_quarter.vocab import Location, MeleeAttack, Status
 
 HEADINGS = tuple(float(h) for h in range(0, 360, 45))
 """Facings offered when staying in place (turning is free, ruling D2)."""
@@ -250,7 +253,25 @@ def mech_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Ac
         options.extend(Stay(mech.id, h) for h in HEADINGS if angle_between(h, mech.heading) > 1)
     options.extend(_moves(battle, mech, frame))
     options.extend(Charge(mech.id, t) for t in charge_targets(battle, mech, frame))
+    if not engaged_with(battle, mech):
+        for feature in rated_buildings(battle):
+            if in_contact(battle, mech, feature):
+                options.extend(
+                    AttackBuilding(mech.id, feature, d.attack, d.limb) for d in _limb_options(mech)
+                )
     return options
+
+
+def _limb_options(mech: Mech) -> list[DeclareMelee]:
+    found: list[DeclareMelee] = []
+    for attack, limbs in (
+        (MeleeAttack.PUNCH, (Location.ARM_L, Location.ARM_R)),
+        (MeleeAttack.KICK, (Location.LEG_L, Location.LEG_R)),
+    ):
+        found.extend(
+            DeclareMelee(mech.id, attack, limb) for limb in limbs if limb not in mech.lost_limbs
+        )
+    return found
 
 
 def mech_act(ctx: Ctx, frame: Frame, action: Action) -> None:
@@ -265,6 +286,9 @@ def mech_act(ctx: Ctx, frame: Frame, action: Action) -> None:
     elif isinstance(action, Stay):
         if action.heading is not None:
             ctx.emit(ev.MechFaced(mech.id, action.heading % 360.0, mech.twist))
+        frame["stage"] = "after"
+    elif isinstance(action, AttackBuilding):
+        strike_building(ctx, mech, action.feature, action.attack, action.limb)
         frame["stage"] = "after"
     elif isinstance(action, Charge):
         ctx.pop(frame)

@@ -271,11 +271,11 @@ def _melee_round(ctx: Ctx, frame: Frame, attacker: Mech, defender: Mech) -> None
     if outcome.refight:  # pass 0: straight into a new round, fresh declarations (ruling D33)
         frame["decl"] = {}
         return
-    frame["collect"] = []
+    ctx.pop(frame)
+    ctx.collecting = []
     if outcome.critical:
         critical_hit(ctx, loser, location)
-    collected = frame.pop("collect")
-    ctx.pop(frame)
+    collected, ctx.collecting = ctx.collecting, None
     entries = list(collected)
     if outcome.armor_loss > 0 and loser.removed is None:
         entries.insert(0, {"mech": loser.id, "test": "takes_damage", "causes": [winner.id]})

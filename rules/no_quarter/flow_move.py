@@ -14,12 +14,12 @@ import math
 from wargym.rules.dice import successes
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter.actions import Action, Charge, DecisionKind, FreeMove
-from wargym.rules.no_quarter.consequences import duck_back, queue_tests
+from wargym.rules.no_quarter.consequences import cross_flames, duck_back, queue_tests
 from wargym.rules.no_quarter.data import NoQuarterRules
-from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
+from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, insight_frame
 from wargym.rules.no_quarter.flow_fire import fire_frame
 from wargym.rules.no_quarter.flow_melee import charge_frame
-from wargym.rules.no_quarter.geometry import distance, heading_to, in_arc
+from wargym.rules.no_quarter.geometry import distance, heading_to
 from wargym.rules.no_quarter.perception import (
     IN_SIGHT_CHARGE_RANGE,
     TWISTS,
@@ -29,6 +29,9 @@ from wargym.rules.no_quarter.perception import (
     engaged_with,
     group_leader,
     line_between,
+    new_sightings,
+    visible_enemies,
+    visible_from,
     weapon_can_engage,
 )
 from wargym.rules.no_quarter.reaction import (
@@ -37,59 +40,13 @@ from wargym.rules.no_quarter.reaction import (
     moving_side_wins,
 )
 from wargym.rules.no_quarter.state import Battle, Mech
-from wargym.rules.no_quarter.terrain import path_cost, path_problem, sight
+from wargym.rules.no_quarter.terrain import path_cost, path_problem
 from wargym.rules.no_quarter.vocab import ItemType, Side, Status
 
 STEP = 1.0
 """Resolution of the In Sight check along a move, in inches (ruling D8)."""
 FREE_MOVE = 2.0
 """The free move of the triggering force before the In Sight roll (§16.1.3)."""
-
-
-def _visible_from(
-    battle: Battle, mech: Mech, pos: tuple[float, float], facing: float, enemy: Mech
-) -> bool:
-    """``mech`` placed at ``pos`` sees ``enemy`` or is seen by it (§16.1.1)."""
-    others = [b for b in bodies(battle) if b.id != mech.id]
-    radius = battle.options.base_radius
-    if (
-        in_arc(pos, facing, enemy.pos)
-        and sight(
-            battle.battlefield,
-            pos,
-            enemy.pos,
-            observer_id=mech.id,
-            target_id=enemy.id,
-            bodies=others,
-            observer_has_ews=mech.has_functioning_ews,
-            base_radius=radius,
-        ).visible
-    ):
-        return True
-    return (
-        in_arc(enemy.pos, enemy.facing, pos)
-        and sight(
-            battle.battlefield,
-            enemy.pos,
-            pos,
-            observer_id=enemy.id,
-            target_id=mech.id,
-            bodies=others,
-            observer_has_ews=enemy.has_functioning_ews,
-            base_radius=radius,
-        ).visible
-    )
-
-
-def visible_enemies(
-    battle: Battle, mech: Mech, pos: tuple[float, float], facing: float
-) -> set[int]:
-    """Enemies in sight of ``mech`` at ``pos`` either way (§16.1.1)."""
-    return {
-        enemy.id
-        for enemy in battle.mechs_of(mech.side.other)
-        if _visible_from(battle, mech, pos, facing, enemy)
-    }
 
 
 def _cost(battle: Battle, mech: Mech, path: list[tuple[float, float]], jump: bool) -> float:
@@ -125,47 +82,20 @@ def walk(
         if not in_sight:
             break
         now = visible_enemies(battle, mech, point, facing)
-        trigger = _new_sightings(battle, mech, now - seen)
+        trigger = new_sightings(battle, mech, now - seen)
         seen = now
         if trigger:
             cost = _cost(battle, mech, [start, point], jump)
             ctx.emit(
                 ev.MechMoved(mech.id, (start, point), heading, cost, distance(start, point), kind)
             )
-            ctx.push(insight_frame(mech, trigger))
+            cross_flames(ctx, mech, [start, point])
+            ctx.push(insight_frame(mech.id, mech.side, trigger))
             return cost, t < 1.0
     cost = _cost(battle, mech, [start, to], jump)
     ctx.emit(ev.MechMoved(mech.id, (start, to), heading, cost, length, kind))
+    cross_flames(ctx, mech, [start, to])
     return cost, False
-
-
-def _new_sightings(battle: Battle, mech: Mech, fresh: set[int]) -> list[int]:
-    """Enemy groups newly in sight and not yet tested this phase; marks them seen (D8)."""
-    own = battle.group_of.get(mech.id, mech.id)
-    groups: list[int] = []
-    for enemy_id in sorted(fresh):
-        theirs = battle.group_of.get(enemy_id, enemy_id)
-        pair = (own, theirs) if mech.side is Side.BLUE else (theirs, own)
-        if pair not in battle.seen_pairs:
-            battle.seen_pairs.append(pair)
-            groups.append(theirs)
-    return groups
-
-
-def insight_frame(mover: Mech, enemy_groups: list[int]) -> Frame:
-    """A new In Sight started by ``mover`` against ``enemy_groups`` (§16.1.3)."""
-    return {
-        "kind": "insight",
-        "side": mover.side.value,
-        "mover": mover.id,
-        "group": mover.id,
-        "enemy_groups": enemy_groups,
-        "stage": "free",
-        "free": None,
-        "winners": [],
-        "opponents": {},
-        "deferred": [],
-    }
 
 
 def _members(battle: Battle, leader: int, side: Side) -> list[Mech]:
@@ -264,15 +194,16 @@ def insight_act(ctx: Ctx, frame: Frame, action: Action) -> None:
 def _roll(ctx: Ctx, frame: Frame, side: Side, own_group: int) -> None:
     battle, rules = ctx.battle, ctx.rules
     movers = _members(battle, own_group, side)
-    involved: dict[int, list[Mech]] = {
-        g: _members(battle, g, side.other) for g in frame["enemy_groups"]
-    }
+    groups = list(frame["enemy_groups"])
+    for m in movers:  # the free moves may bring new groups in: they join (§16.1.5)
+        groups.extend(new_sightings(battle, m, visible_enemies(battle, m, m.pos, m.facing)))
+    involved: dict[int, list[Mech]] = {g: _members(battle, g, side.other) for g in groups}
     seen_by: dict[int, set[int]] = {
         m.id: {
             e.id
             for es in involved.values()
             for e in es
-            if _visible_from(battle, m, m.pos, m.facing, e)
+            if visible_from(battle, m, m.pos, m.facing, e)
         }
         for m in movers
     }
@@ -390,4 +321,4 @@ def _next_winner(ctx: Ctx, frame: Frame) -> None:
 
 INSIGHT = FunctionHandler(insight_step, insight_options, insight_act)
 
-__all__ = ["INSIGHT", "heading_to", "insight_frame", "visible_enemies", "walk"]
+__all__ = ["INSIGHT", "heading_to", "walk"]

@@ -164,7 +164,7 @@ def _apply_result(
             damaged=mech.damaged,
             attributes=mech.pilot.attributes,
         )
-        for og, ir in zip(outgunned, in_range, strict=True)
+        for og, ir in (zip(outgunned, in_range, strict=True) if causes else [(False, False)])
     ]
     results = tuple(o.result for o in outcomes)
     final = worst_result(list(results))
@@ -187,13 +187,15 @@ def _apply_result(
     )
     if rep_change:
         ctx.emit(ev.RepChanged(mech.id, mech.rep + rep_change, f"{test.value} result"))
-    worst_cause = next((c for c, r in zip(causes, results, strict=True) if r is final), causes[0])
+    worst_cause = next(
+        (c for c, r in zip(causes, results, strict=False) if r is final),
+        causes[0] if causes else None,
+    )
     if final is ReactionResult.LEAVE_BATTLEFIELD:
         leave_battlefield(ctx, mech, f"{test.value} result")
     elif final is ReactionResult.DUCK_BACK:
-        duck_back(
-            ctx, mech, worst_cause if worst_cause.removed is None else None, f"{test.value} result"
-        )
+        away_from = worst_cause if worst_cause and worst_cause.removed is None else None
+        duck_back(ctx, mech, away_from, f"{test.value} result")
     elif final in (ReactionResult.FIRE, ReactionResult.RUSH_SHOT):
         if mech.status is Status.DUCK_BACK:
             ctx.emit(ev.StatusChanged(mech.id, Status.CARRY_ON, "ordered to fire"))
@@ -207,7 +209,7 @@ def _reaction_fire(
     battle = ctx.battle
     if mech.prone or engaged_with(battle, mech):  # ruling D25, D33: counts as Carry On
         return
-    for cause, result in zip(causes, results, strict=True):
+    for cause, result in zip(causes, results, strict=False):
         if result not in (ReactionResult.FIRE, ReactionResult.RUSH_SHOT):
             continue
         if cause.removed is not None:

@@ -10,6 +10,8 @@ from wargym.rules.no_quarter.state import Battle, Mech
 from wargym.rules.no_quarter.terrain import Body, Sight, in_cover, is_concealed, sight
 from wargym.rules.no_quarter.vocab import Rank, Side, Status
 
+Point = tuple[float, float]
+
 COMMAND_RADIUS = 8.0
 """Command radius and group cohesion link length in inches (§12.2, §13.2)."""
 MECH_DOWN_RADIUS = 4.0
@@ -173,3 +175,62 @@ def group_leader(battle: Battle, members: list[int]) -> int:
         return (mech.rank.order if mech.rank else -1, mech.rep, -mech.id)
 
     return max(members, key=key)
+
+
+def visible_from(
+    battle: Battle, mech: Mech, pos: tuple[float, float], facing: float, enemy: Mech
+) -> bool:
+    """``mech`` placed at ``pos`` sees ``enemy`` or is seen by it (§16.1.1)."""
+    others = [b for b in bodies(battle) if b.id != mech.id]
+    radius = battle.options.base_radius
+    if (
+        in_arc(pos, facing, enemy.pos)
+        and sight(
+            battle.battlefield,
+            pos,
+            enemy.pos,
+            observer_id=mech.id,
+            target_id=enemy.id,
+            bodies=others,
+            observer_has_ews=mech.has_functioning_ews,
+            base_radius=radius,
+        ).visible
+    ):
+        return True
+    return (
+        in_arc(enemy.pos, enemy.facing, pos)
+        and sight(
+            battle.battlefield,
+            enemy.pos,
+            pos,
+            observer_id=enemy.id,
+            target_id=mech.id,
+            bodies=others,
+            observer_has_ews=enemy.has_functioning_ews,
+            base_radius=radius,
+        ).visible
+    )
+
+
+def visible_enemies(
+    battle: Battle, mech: Mech, pos: tuple[float, float], facing: float
+) -> set[int]:
+    """Enemies in sight of ``mech`` at ``pos`` either way (§16.1.1)."""
+    return {
+        enemy.id
+        for enemy in battle.mechs_of(mech.side.other)
+        if visible_from(battle, mech, pos, facing, enemy)
+    }
+
+
+def new_sightings(battle: Battle, mech: Mech, fresh: set[int]) -> list[int]:
+    """Enemy groups newly in sight and not yet tested this phase; marks them seen (D8)."""
+    own = battle.group_of.get(mech.id, mech.id)
+    groups: list[int] = []
+    for enemy_id in sorted(fresh):
+        theirs = battle.group_of.get(enemy_id, enemy_id)
+        pair = (own, theirs) if mech.side is Side.BLUE else (theirs, own)
+        if pair not in battle.seen_pairs:
+            battle.seen_pairs.append(pair)
+            groups.append(theirs)
+    return groups

@@ -9,6 +9,7 @@ to versioned JSON (:meth:`Battle.to_dict` / :meth:`Battle.from_dict`) and clones
 from __future__ import annotations
 
 import copy
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -18,8 +19,8 @@ from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter.actions import Decision
 from wargym.rules.no_quarter.data import RulesOptions
 from wargym.rules.no_quarter.records import MechDesign, Pilot
-from wargym.rules.no_quarter.terrain import Battlefield
-from wargym.rules.no_quarter.vocab import Location, Rank, Removal, Side, Status
+from wargym.rules.no_quarter.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.vocab import Location, Rank, Removal, Side, Status, Terrain
 from wargym.rules.serial import from_jsonable, to_jsonable
 
 STATE_VERSION = 1
@@ -177,6 +178,8 @@ class Battle:
     winner: Side | None = None
     end_reason: str = ""
     home_edges: dict[Side, str] = field(default_factory=dict)
+    building_armor: dict[int, int] = field(default_factory=dict)
+    """Current armour of damaged buildings, by feature index (§19.4.2)."""
     version: int = STATE_VERSION
     options_cache: Any = field(default=None, repr=False, compare=False, metadata={"cache": True})
     """Legal options of the pending decision (not serialised; reset by every change)."""
@@ -185,6 +188,13 @@ class Battle:
     def mechs_of(self, side: Side) -> list[Mech]:
         """Mechs of ``side`` still in play, in id order."""
         return [m for m in self.mechs.values() if m.side is side and m.removed is None]
+
+    def building_armor_of(self, feature: int) -> int:
+        """Current armour of building ``feature`` (0: destroyed or not rated) (§19.4.2)."""
+        features = self.battlefield.features
+        if not 0 <= feature < len(features) or features[feature].kind is not Terrain.BUILDING:
+            return 0
+        return self.building_armor.get(feature, features[feature].building_armor)
 
     def mech(self, mech_id: int) -> Mech:
         """The mech with ``mech_id``."""
@@ -250,6 +260,11 @@ class Battle:
             self.mechs[event.mech].rep = event.rep
         elif isinstance(event, ev.FlameLaid):
             self.flames.append((event.start, event.end))
+            self.mechs[event.shooter].flamer_fired_turn = True
+        elif isinstance(event, ev.BuildingDamaged):
+            self.building_armor[event.feature] = event.armor_after
+        elif isinstance(event, ev.BuildingDestroyed):
+            self.battlefield = rubble(self.battlefield, event.feature)
         elif isinstance(event, ev.LuckyReroll):
             self.mechs[event.mech].lucky_used = True
         elif isinstance(event, ev.TurnStarted):
@@ -289,6 +304,7 @@ class Battle:
         twin.wrecks = list(self.wrecks)
         twin.frames = _copy_json(self.frames)
         twin.home_edges = dict(self.home_edges)
+        twin.building_armor = dict(self.building_armor)
         twin.options_cache = None
         return twin
 
@@ -315,6 +331,14 @@ class Battle:
             if len(mech.armor) != len(LOCATIONS):
                 raise StateError(f"battle.mechs.{key}.armor: expected {len(LOCATIONS)} values")
         return battle
+
+
+def rubble(battlefield: Battlefield, feature: int) -> Battlefield:
+    """The battlefield with building ``feature`` turned into rough ground (§19.4.2 ruling)."""
+    features = list(battlefield.features)
+    old = features[feature]
+    features[feature] = Feature(Terrain.ROUGH, old.x0, old.y0, old.x1, old.y1)
+    return dataclasses.replace(battlefield, features=tuple(features))
 
 
 def _copy_json(value: Any) -> Any:
