@@ -5,6 +5,8 @@ Pure functions over a :class:`~wargym.rules.no_quarter.state.Battle`; they never
 
 from __future__ import annotations
 
+from typing import Any
+
 from wargym.rules.no_quarter.geometry import distance, in_arc
 from wargym.rules.no_quarter.state import Battle, Mech
 from wargym.rules.no_quarter.terrain import Body, Sight, in_cover, is_concealed, sight
@@ -26,16 +28,37 @@ TWISTS = (0, -90, 90)
 """Torso twists, preferring none (§6.2.1)."""
 
 
+def _cache(battle: Battle) -> dict[Any, Any]:
+    """Per-position cache, dropped by ``Battle.apply`` whenever anything moves or changes."""
+    cache = battle.geometry_cache
+    if cache is None:
+        cache = battle.geometry_cache = {}
+    return cache  # type: ignore[no-any-return]
+
+
 def bodies(battle: Battle) -> list[Body]:
     """Bases of every mech in play, plus wrecks (ruling D22 option)."""
-    radius = battle.options.base_radius
-    found = [Body(m.id, m.pos, radius) for m in battle.mechs.values() if m.removed is None]
-    found.extend(Body(-1000 - i, pos, radius) for i, pos in enumerate(battle.wrecks))
-    return found
+    cache = _cache(battle)
+    found = cache.get("bodies")
+    if found is None:
+        radius = battle.options.base_radius
+        found = [Body(m.id, m.pos, radius) for m in battle.mechs.values() if m.removed is None]
+        found.extend(Body(-1000 - i, pos, radius) for i, pos in enumerate(battle.wrecks))
+        cache["bodies"] = found
+    return list(found)
 
 
 def line_between(battle: Battle, observer: Mech, target: Mech) -> Sight:
     """LOS from ``observer`` to ``target`` ignoring arcs (§17.1, ruling D11)."""
+    cache = _cache(battle)
+    key = ("line", observer.id, target.id, observer.pos, target.pos)
+    found: Sight | None = cache.get(key)
+    if found is None:
+        found = cache[key] = _line(battle, observer, target)
+    return found
+
+
+def _line(battle: Battle, observer: Mech, target: Mech) -> Sight:
     return sight(
         battle.battlefield,
         observer.pos,

@@ -183,6 +183,8 @@ class Battle:
     version: int = STATE_VERSION
     options_cache: Any = field(default=None, repr=False, compare=False, metadata={"cache": True})
     """Legal options of the pending decision (not serialised; reset by every change)."""
+    geometry_cache: Any = field(default=None, repr=False, compare=False, metadata={"cache": True})
+    """Bases and sight lines of the current positions (not serialised; reset by every change)."""
 
     # -- queries ------------------------------------------------------------------------
     def mechs_of(self, side: Side) -> list[Mech]:
@@ -207,6 +209,7 @@ class Battle:
     def apply(self, event: Event) -> None:
         """Write ``event`` into the battle; nothing else changes the game state proper."""
         self.options_cache = None
+        self.geometry_cache = None
         if isinstance(event, ev.MechMoved):
             mech = self.mechs[event.mech]
             mech.pos = event.path[-1]
@@ -306,12 +309,14 @@ class Battle:
         twin.home_edges = dict(self.home_edges)
         twin.building_armor = dict(self.building_armor)
         twin.options_cache = None
+        twin.geometry_cache = None
         return twin
 
     def to_dict(self) -> dict[str, Any]:
         """The battle as versioned JSON-compatible data."""
         data: dict[str, Any] = to_jsonable(self)
         data.pop("options_cache", None)
+        data.pop("geometry_cache", None)
         return data
 
     @classmethod
