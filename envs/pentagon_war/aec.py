@@ -23,15 +23,22 @@ see. ``state()`` returns both sides' observations concatenated (for centralised 
 from __future__ import annotations
 
 import dataclasses
-import functools
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
+from wargym.envs.base import (
+    SIDE_AGENTS,
+    SidesAsAgents,
+    masked_observation_space,
+    render_frame,
+    seeded_streams,
+    step_info,
+    zero_mask,
+)
 from wargym.rules.dice import RandomDice
-from wargym.rules.errors import IllegalActionError
 from wargym.rules.events import Event
 from wargym.rules.pentagon_war.data import load_rules
 from wargym.rules.pentagon_war.game import decider, decision_for, new_battle, play
@@ -42,10 +49,10 @@ from .encoding import OBS_BOUND, ActionCodec, encode_observation, obs_size, visi
 from .gym_env import IllegalPolicy, damage_score, terminal_reward
 from .render import render_ansi, render_rgb
 
-AGENTS = ("side_0", "side_1")
+AGENTS = SIDE_AGENTS
 
 
-class _Core:
+class _Core(SidesAsAgents):
     """Shared set-up, spaces and encoding of both PettingZoo envs."""
 
     metadata: dict[str, Any] = {
@@ -54,6 +61,7 @@ class _Core:
         "is_parallelizable": True,
         "render_fps": 4,
     }
+    terminate_reward = -1.0
 
     def _setup(
         self,
@@ -72,33 +80,17 @@ class _Core:
         self.scenario = scenario
         base = options or Options(**dict(rules.scenarios[scenario].options))  # type: ignore[arg-type]
         self.rules_options = dataclasses.replace(base, max_turns=max_turns)
-        self.illegal_action = illegal_action
-        self.illegal_penalty = illegal_penalty
+        self._set_illegal_policy(illegal_action, illegal_penalty)
         self.reward_shaping = reward_shaping
         self.max_ships = sum(len(side) for side in rules.scenarios[scenario].sides)
         self.codec = ActionCodec(self.max_ships)
-        self.possible_agents = list(AGENTS)
-        self._action_space = spaces.Discrete(self.codec.n)
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    -OBS_BOUND, OBS_BOUND, (obs_size(self.max_ships),), np.float32
-                ),
-                "action_mask": spaces.Box(0, 1, (self.codec.n,), np.int8),
-            }
+        self._set_spaces(
+            AGENTS,
+            masked_observation_space(obs_size(self.max_ships), OBS_BOUND, self.codec.n),
+            spaces.Discrete(self.codec.n),
         )
         self._battle: BattleState | None = None
         self._dice = RandomDice(np.random.default_rng(0))
-
-    @functools.cache  # noqa: B019 -- the same object every call (seed_test)
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The observation space of ``agent`` (one cached object)."""
-        return self._observation_space
-
-    @functools.cache  # noqa: B019
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The action space of ``agent`` (one cached object)."""
-        return self._action_space
 
     @property
     def battle(self) -> BattleState:
@@ -108,7 +100,7 @@ class _Core:
         return self._battle
 
     def _new(self, seed: int | None) -> list[Event]:
-        setup_rng, dice_rng = np.random.default_rng(seed).spawn(2)
+        setup_rng, dice_rng = seeded_streams(seed, 2)
         self._dice = RandomDice(dice_rng)
         self._battle, events = new_battle(self.scenario, setup_rng, self.rules_options)
         return events
@@ -124,12 +116,12 @@ class _Core:
 
     def _info(self, side: int, events: list[Event], illegal: bool = False) -> dict[str, Any]:
         decision = decision_for(self.battle, side)
-        return {
-            "action_mask": self.codec.mask(decision),
-            "events": visible_events(self.battle, side, events),
-            "illegal_action": illegal,
-            "decision": None if decision is None else decision.kind.value,
-        }
+        return step_info(
+            self.codec.mask(decision),
+            visible_events(self.battle, side, events),
+            illegal_action=illegal,
+            decision=None if decision is None else decision.kind.value,
+        )
 
     def _legal(self, side: int, action: Any) -> bool:
         decision = decision_for(self.battle, side)
@@ -140,18 +132,11 @@ class _Core:
 
     def render(self) -> str | np.ndarray | None:
         """ANSI text map or RGB image of the battle."""
-        if self.render_mode == "ansi":
-            return render_ansi(self.battle)
-        if self.render_mode == "rgb_array":
-            return render_rgb(self.battle)
-        return None
+        return render_frame(self.render_mode, self._battle, render_ansi, render_rgb)
 
     def state(self) -> np.ndarray:
         """Both sides' observation vectors, concatenated."""
         return np.concatenate([self._observe(s)["observation"] for s in (0, 1)])
-
-    def close(self) -> None:
-        """Nothing to release."""
 
 
 class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
@@ -182,11 +167,7 @@ class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: i
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new battle."""
         events = self._new(seed)
-        self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
+        self._reset_bookkeeping(AGENTS)
         self.infos = {a: self._info(i, events) for i, a in enumerate(AGENTS)}
         self._select()
 
@@ -194,26 +175,22 @@ class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: i
         """What ``agent`` may see; its mask is zero unless it is selected."""
         obs = self._observe(AGENTS.index(agent))
         if agent != self.agent_selection:
-            obs["action_mask"] = np.zeros(self.codec.n, dtype=np.int8)
+            obs["action_mask"] = zero_mask(self.codec.n)
         return obs
 
     def step(self, action: int | None) -> None:
         """Plot one decision of the selected side."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        agent = self._begin_step(action)
+        if agent is None:
             return
         side = AGENTS.index(agent)
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         if not self._legal(side, action):
-            if self.illegal_action == "raise":
-                raise IllegalActionError(f"{agent}: action {action} is not legal now")
-            if self.illegal_action == "terminate":
-                self.rewards = {a: (-1.0 if a == agent else 1.0) for a in self.agents}
-                self.terminations = dict.fromkeys(self.agents, True)
+            reward, ended = self._resolve_illegal(f"{agent}: action {action} is not legal now")
+            if ended:
+                self.rewards = {a: (reward if a == agent else -reward) for a in self.agents}
+                self._end_all(truncated=False)
             else:
-                self.rewards[agent] = self.illegal_penalty
+                self.rewards[agent] = reward
             self.infos[agent] = self._info(side, [], illegal=True)
             self._accumulate_rewards()
             return
@@ -225,11 +202,7 @@ class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: i
         if outcome is not None:
             for i, name in enumerate(AGENTS):
                 self.rewards[name] += terminal_reward(self.battle, i)
-            done = dict.fromkeys(self.agents, True)
-            if outcome.termination is Termination.TRUNCATED:
-                self.truncations = done
-            else:
-                self.terminations = done
+            self._end_all(truncated=outcome.termination is Termination.TRUNCATED)
         self._accumulate_rewards()
         self._select()
 
@@ -300,14 +273,14 @@ class PentagonWarParallel(_Core, ParallelEnv[str, dict[str, np.ndarray], int]): 
             agent = AGENTS[side]
             action = actions.get(agent)
             if not self._legal(side, action):
-                if self.illegal_action == "raise":
-                    raise IllegalActionError(f"{agent}: action {action} is not legal now")
+                reward, terminate = self._resolve_illegal(
+                    f"{agent}: action {action} is not legal now"
+                )
                 illegal[agent] = True
-                if self.illegal_action == "terminate":
-                    terminate = True
-                    rewards = {a: (-1.0 if a == agent else 1.0) for a in self.agents}
+                if terminate:
+                    rewards = {a: (reward if a == agent else -reward) for a in self.agents}
                     break
-                rewards[agent] += self.illegal_penalty
+                rewards[agent] += reward
                 continue
             events += play(self.battle, self.codec.decode(int(action)), self._dice, side=side)  # type: ignore[arg-type]
             if self.battle.outcome is not None:

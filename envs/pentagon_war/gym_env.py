@@ -11,9 +11,10 @@ legal options. Plots are secret: the opponent plots after the agent, from public
   the mask is also in ``info["action_mask"]`` and from :meth:`PentagonWarDuelEnv.action_masks`.
 * Rewards: +1 win, -1 loss, 0 draw or truncation (digest D-11); with ``reward_shaping`` > 0,
   plus that much per enemy armor box or internal point destroyed and minus per own one.
-* Illegal actions: ``illegal_action="noop"`` (default) leaves the battle untouched, gives
-  ``illegal_penalty`` (default -0.01) and sets ``info["illegal_action"]``; ``"raise"`` raises
-  IllegalActionError; ``"terminate"`` ends the episode with reward -1.
+* Illegal actions (:class:`wargym.envs.base.IllegalActionHandling`): ``illegal_action="noop"``
+  (default; ``"penalty"`` is the same) leaves the battle untouched, gives ``illegal_penalty``
+  (default -0.01) and sets ``info["illegal_action"]``; ``"raise"`` raises IllegalActionError;
+  ``"terminate"`` ends the episode with reward -1. Other values raise ValueError.
 * Episode end: terminated when a side is defeated (PW-R21), truncated after ``max_turns``.
 * ``info["events"]``: the events the agent may see, as dicts, with their dice faces.
 * Scenarios by keyword: ``scenario="duel" | "fleet" | "squadron" | "carrier" | "melee"``.
@@ -32,8 +33,14 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from wargym.envs.base import (
+    IllegalPolicy,
+    MaskedEnvMixin,
+    masked_observation_space,
+    render_frame,
+    step_info,
+)
 from wargym.rules.dice import RandomDice
-from wargym.rules.errors import IllegalActionError
 from wargym.rules.events import Event
 from wargym.rules.pentagon_war.captain import captain_action
 from wargym.rules.pentagon_war.data import load_rules
@@ -45,7 +52,7 @@ from wargym.rules.pentagon_war.state import BattleState, Termination
 from .encoding import OBS_BOUND, ActionCodec, encode_observation, obs_size, visible_events
 from .render import render_ansi, render_rgb
 
-IllegalPolicy = Literal["noop", "raise", "terminate"]
+__all__ = ["IllegalPolicy", "PentagonWarDuelEnv", "damage_score", "terminal_reward"]
 
 
 def damage_score(state: BattleState, events: list[Event], side: int) -> float:
@@ -69,10 +76,11 @@ def terminal_reward(state: BattleState, side: int) -> float:
     return 1.0 if state.outcome.winner == side else -1.0
 
 
-class PentagonWarDuelEnv(gymnasium.Env[dict[str, Any], np.int64]):
+class PentagonWarDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int64]):
     """Agent (side 0) against a scripted captain (side 1); see the module docstring."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    terminate_reward = -1.0
 
     def __init__(
         self,
@@ -95,19 +103,13 @@ class PentagonWarDuelEnv(gymnasium.Env[dict[str, Any], np.int64]):
         base = options or Options(**dict(rules.scenarios[scenario].options))  # type: ignore[arg-type]
         self.rules_options = dataclasses.replace(base, max_turns=max_turns)
         self.opponent = opponent
-        self.illegal_action = illegal_action
-        self.illegal_penalty = illegal_penalty
+        self._set_illegal_policy(illegal_action, illegal_penalty)
         self.reward_shaping = reward_shaping
         self.max_ships = sum(len(side) for side in rules.scenarios[scenario].sides)
         self.codec = ActionCodec(self.max_ships)
         self.action_space = spaces.Discrete(self.codec.n)
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(
-                    -OBS_BOUND, OBS_BOUND, (obs_size(self.max_ships),), np.float32
-                ),
-                "action_mask": spaces.Box(0, 1, (self.codec.n,), np.int8),
-            }
+        self.observation_space = masked_observation_space(
+            obs_size(self.max_ships), OBS_BOUND, self.codec.n
         )
         self._state: BattleState | None = None
         self._dice = RandomDice(np.random.default_rng(0))
@@ -137,13 +139,8 @@ class PentagonWarDuelEnv(gymnasium.Env[dict[str, Any], np.int64]):
             and (self.codec.decode(index) in decision.options)
         )
         if not legal:
-            if self.illegal_action == "raise":
-                raise IllegalActionError(f"action {index} is not legal now")
-            info = self._info([])
-            info["illegal_action"] = True
-            if self.illegal_action == "terminate":
-                return self._obs(), -1.0, True, False, info
-            return self._obs(), self.illegal_penalty, False, False, info
+            reward, ended = self._resolve_illegal(f"action {index} is not legal now")
+            return self._obs(), reward, ended, False, self._info([], illegal=True)
         events = play(state, self.codec.decode(index), self._dice, side=0)
         events += self._opponent_plays()
         reward = self.reward_shaping * damage_score(state, events, 0)
@@ -152,21 +149,14 @@ class PentagonWarDuelEnv(gymnasium.Env[dict[str, Any], np.int64]):
             reward += terminal_reward(state, 0)
             truncated = state.outcome.termination is Termination.TRUNCATED
             terminated = not truncated
-        info = self._info(events)
-        info["illegal_action"] = False
-        return self._obs(), reward, terminated, truncated, info
+        return self._obs(), reward, terminated, truncated, self._info(events, illegal=False)
 
     def render(self) -> str | np.ndarray | None:
         """ANSI text map or an RGB image of the battle, per ``render_mode``."""
-        if self.render_mode == "ansi":
-            return render_ansi(self.state)
-        if self.render_mode == "rgb_array":
-            return render_rgb(self.state)
-        return None
+        return render_frame(self.render_mode, self._state, render_ansi, render_rgb)
 
-    def action_masks(self) -> np.ndarray:
-        """Boolean mask of legal actions (for sb3-contrib MaskablePPO)."""
-        return self.codec.mask(decision_for(self.state, 0)).astype(bool)
+    def _mask(self) -> np.ndarray:
+        return self.codec.mask(decision_for(self.state, 0))
 
     # -- helpers -------------------------------------------------------------------------
     @property
@@ -199,13 +189,14 @@ class PentagonWarDuelEnv(gymnasium.Env[dict[str, Any], np.int64]):
             "action_mask": self.codec.mask(decision),
         }
 
-    def _info(self, events: list[Event]) -> dict[str, Any]:
+    def _info(self, events: list[Event], illegal: bool | None = None) -> dict[str, Any]:
         state = self.state
         decision = decision_for(state, 0)
-        return {
-            "action_mask": self.codec.mask(decision),
-            "events": visible_events(state, 0, events),
-            "turn": state.turn,
-            "impulse": state.impulse,
-            "decision": None if decision is None else decision.kind.value,
-        }
+        return step_info(
+            self.codec.mask(decision),
+            visible_events(state, 0, events),
+            illegal,
+            turn=state.turn,
+            impulse=state.impulse,
+            decision=None if decision is None else decision.kind.value,
+        )

@@ -9,8 +9,10 @@ plots side 1 and the round resolves (TR-R3). ``scenario`` selects a fleet set-up
 * Action: ``Discrete(n)`` through :class:`~wargym.envs.starship_combat.encoding.ActionCodec`.
   The mask is also in ``info["action_mask"]`` and from :meth:`action_masks` (bool).
 * Reward: +1 win, -1 loss, 0 draw or truncation (D-13). An illegal action is a no-op with
-  reward ``illegal_penalty`` (default -0.1) and ``info["illegal_action"] = True``; with
-  ``illegal_action="raise"`` it raises, with ``"terminate"`` the episode ends with the penalty.
+  reward ``illegal_penalty`` (default -0.1) and ``info["illegal_action"] = True`` (policy
+  ``"penalty"``, the default, or its alias ``"noop"``); with ``illegal_action="raise"`` it
+  raises, with ``"terminate"`` the episode ends with the penalty (see
+  :class:`wargym.envs.base.IllegalActionHandling`).
 * ``info["events"]``: the rules' events as dicts, dice included (enemy movement hidden by fog).
 * Render modes ``ansi`` and ``rgb_array``.
 
@@ -27,6 +29,13 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from wargym.envs.base import (
+    MaskedEnvMixin,
+    mask_allows,
+    masked_observation_space,
+    render_frame,
+    step_info,
+)
 from wargym.envs.starship_combat.encoding import (
     default_codec,
     encode_observation,
@@ -35,12 +44,13 @@ from wargym.envs.starship_combat.encoding import (
     render_rgb,
 )
 from wargym.rules.dice import RandomDice
-from wargym.rules.errors import IllegalActionError
 from wargym.rules.events import Event
 from wargym.rules.starship_combat import captain, game
 from wargym.rules.starship_combat.state import BattleState, Options
 
 AGENT_SIDE = 0
+OBS_BOUND = 2.0
+"""Every observation value lies in [-2, 2]."""
 
 
 def make_options(options: Options | dict[str, Any] | None) -> Options:
@@ -69,7 +79,7 @@ def visible_events(state: BattleState, events: list[Event], viewer: int) -> list
     return out
 
 
-class StarshipCombatDuelEnv(gymnasium.Env[dict[str, np.ndarray], int]):
+class StarshipCombatDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, np.ndarray], int]):
     """Side 0 against the scripted captain (module docstring)."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
@@ -82,22 +92,14 @@ class StarshipCombatDuelEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         illegal_action: str = "penalty",
         illegal_penalty: float = -0.1,
     ) -> None:
-        if illegal_action not in ("penalty", "raise", "terminate"):
-            raise ValueError(
-                f"illegal_action must be penalty, raise or terminate: {illegal_action}"
-            )
+        self._set_illegal_policy(illegal_action, illegal_penalty)
         self.render_mode = render_mode
         self.scenario = scenario
         self.rule_options = make_options(options)
-        self.illegal_action = illegal_action
-        self.illegal_penalty = illegal_penalty
         self.codec = default_codec()
         self.action_space = spaces.Discrete(self.codec.n)  # type: ignore[assignment]
-        self.observation_space = spaces.Dict(  # type: ignore[assignment]
-            {
-                "observation": spaces.Box(-2.0, 2.0, (obs_size(self.codec),), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.codec.n,), np.int8),
-            }
+        self.observation_space = masked_observation_space(  # type: ignore[assignment]
+            obs_size(self.codec), OBS_BOUND, self.codec.n
         )
         self._state = game.new_battle(scenario, self.rule_options)
         self._dice = RandomDice(np.random.default_rng(0))
@@ -131,23 +133,20 @@ class StarshipCombatDuelEnv(gymnasium.Env[dict[str, np.ndarray], int]):
         self._state = game.new_battle(self.scenario, self.rule_options)
         events = self._captain()
         obs = self._obs()
-        info = {"action_mask": obs["action_mask"].copy(), "illegal_action": False,
-                "events": visible_events(self._state, events, AGENT_SIDE)}  # fmt: skip
+        info = step_info(
+            obs["action_mask"].copy(), visible_events(self._state, events, AGENT_SIDE), False
+        )
         return obs, info
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Answer the current decision of side 0 with ``action``."""
         action = int(action)
-        mask = self.codec.mask(self._state, AGENT_SIDE)
-        illegal = not (0 <= action < self.codec.n) or mask[action] == 0
+        illegal = not mask_allows(self.codec.mask(self._state, AGENT_SIDE), action)
         events: list[Event] = []
         reward = 0.0
         terminated = truncated = False
         if illegal:
-            if self.illegal_action == "raise":
-                raise IllegalActionError(f"action {action} is not legal now")
-            reward = self.illegal_penalty
-            terminated = self.illegal_action == "terminate"
+            reward, terminated = self._resolve_illegal(f"action {action} is not legal now")
         else:
             decoded = self.codec.decode(action, self._state, AGENT_SIDE)
             assert decoded is not None
@@ -162,18 +161,14 @@ class StarshipCombatDuelEnv(gymnasium.Env[dict[str, np.ndarray], int]):
                     if result.winner is not None:
                         reward = 1.0 if result.winner == AGENT_SIDE else -1.0
         obs = self._obs()
-        info = {"action_mask": obs["action_mask"].copy(), "illegal_action": illegal,
-                "events": visible_events(self._state, events, AGENT_SIDE)}  # fmt: skip
+        info = step_info(
+            obs["action_mask"].copy(), visible_events(self._state, events, AGENT_SIDE), illegal
+        )
         return obs, reward, terminated, truncated, info
 
-    def action_masks(self) -> np.ndarray:
-        """Legal actions as a bool array (for sb3-contrib's MaskablePPO)."""
-        return self.codec.mask(self._state, AGENT_SIDE).astype(bool)
+    def _mask(self) -> np.ndarray:
+        return self.codec.mask(self._state, AGENT_SIDE)
 
     def render(self) -> str | np.ndarray | None:
         """ANSI text or an RGB array of the hex map."""
-        if self.render_mode == "ansi":
-            return render_ansi(self._state)
-        if self.render_mode == "rgb_array":
-            return render_rgb(self._state)
-        return None
+        return render_frame(self.render_mode, self._state, render_ansi, render_rgb)

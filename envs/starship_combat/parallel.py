@@ -13,10 +13,17 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv
 
-from wargym.envs.starship_combat.aec import AGENTS, spaces_for
+from wargym.envs.base import (
+    SIDE_AGENTS,
+    SidesAsAgents,
+    mask_allows,
+    masked_observation_space,
+    render_frame,
+    seeded_streams,
+    step_info,
+)
 from wargym.envs.starship_combat.encoding import (
     default_codec,
     encode_observation,
@@ -24,15 +31,16 @@ from wargym.envs.starship_combat.encoding import (
     render_ansi,
     render_rgb,
 )
-from wargym.envs.starship_combat.gym_env import make_options, visible_events
+from wargym.envs.starship_combat.gym_env import OBS_BOUND, make_options, visible_events
 from wargym.rules.dice import RandomDice
-from wargym.rules.errors import IllegalActionError
 from wargym.rules.starship_combat import game
 from wargym.rules.starship_combat.actions import Action
 from wargym.rules.starship_combat.state import Options
 
+AGENTS = list(SIDE_AGENTS)
 
-class StarshipCombatParallel(ParallelEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
+
+class StarshipCombatParallel(SidesAsAgents, ParallelEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """Both sides as simultaneous agents (module docstring)."""
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "starship_combat_parallel_v0"}
@@ -48,24 +56,16 @@ class StarshipCombatParallel(ParallelEnv[str, dict[str, np.ndarray], int]):  # t
         self.render_mode = render_mode
         self.scenario = scenario
         self.rule_options = make_options(options)
-        self.illegal_action = illegal_action
-        self.illegal_penalty = illegal_penalty
+        self._set_illegal_policy(illegal_action, illegal_penalty)
         self.codec = default_codec()
-        self.possible_agents = list(AGENTS)
+        self._set_spaces(
+            AGENTS,
+            masked_observation_space(obs_size(self.codec), OBS_BOUND, self.codec.n),
+            spaces.Discrete(self.codec.n),
+        )
         self.agents = list(AGENTS)
-        obs_space, act_space = spaces_for(obs_size(self.codec), self.codec.n)
-        self._obs_spaces = {a: obs_space for a in AGENTS}
-        self._act_spaces = {a: act_space for a in AGENTS}
         self._state = game.new_battle(scenario, self.rule_options)
         self._dice = RandomDice(np.random.default_rng(0))
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The (cached) observation space."""
-        return self._obs_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The (cached) action space."""
-        return self._act_spaces[agent]
 
     def _obs(self) -> dict[str, dict[str, np.ndarray]]:
         return {
@@ -76,10 +76,13 @@ class StarshipCombatParallel(ParallelEnv[str, dict[str, np.ndarray], int]):  # t
 
     def _infos(self, events: list[Any], illegal: set[str]) -> dict[str, dict[str, Any]]:
         return {
-            a: {"action_mask": self.codec.mask(self._state, i), "illegal_action": a in illegal,
-                "events": visible_events(self._state, events, i)}
+            a: step_info(
+                self.codec.mask(self._state, i),
+                visible_events(self._state, events, i),
+                a in illegal,
+            )
             for i, a in enumerate(AGENTS)
-        }  # fmt: skip
+        }
 
     def state(self) -> np.ndarray:
         """Full-information vector (side 0's view without fog)."""
@@ -89,8 +92,7 @@ class StarshipCombatParallel(ParallelEnv[str, dict[str, np.ndarray], int]):  # t
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         """Start a new battle; dice from a generator seeded by ``seed``."""
-        rng, _ = seeding.np_random(seed)
-        _setup, dice_rng = rng.spawn(2)
+        _setup, dice_rng = seeded_streams(seed, 2)
         self._dice = RandomDice(dice_rng)
         self._state = game.new_battle(self.scenario, self.rule_options)
         self.agents = list(AGENTS)
@@ -105,22 +107,24 @@ class StarshipCombatParallel(ParallelEnv[str, dict[str, np.ndarray], int]):  # t
         illegal: set[str] = set()
         events: list[Any] = []
         decoded: dict[int, Action | None] = {}
+        ended = False
         for i, agent in enumerate(AGENTS):
             mask = self.codec.mask(self._state, i)
             if not mask.any():
                 continue
             action = actions.get(agent)
-            if action is None or not (0 <= int(action) < self.codec.n) or mask[int(action)] == 0:
-                if self.illegal_action == "raise":
-                    raise IllegalActionError(f"action {action} is not legal for {agent}")
+            if not mask_allows(mask, action):
+                rewards[agent], stop = self._resolve_illegal(
+                    f"action {action} is not legal for {agent}"
+                )
+                ended = ended or stop
                 illegal.add(agent)
-                rewards[agent] = self.illegal_penalty
                 continue
-            decoded[i] = self.codec.decode(int(action), self._state, i)
+            decoded[i] = self.codec.decode(int(action), self._state, i)  # type: ignore[arg-type]
         for i, order in decoded.items():
             assert order is not None
             events.extend(game.play(self._state, i, order, self._dice))
-        terminated = {a: bool(illegal) and self.illegal_action == "terminate" for a in AGENTS}
+        terminated = dict.fromkeys(AGENTS, ended)
         truncated = {a: False for a in AGENTS}
         result = game.outcome(self._state)
         if result is not None:
@@ -138,14 +142,7 @@ class StarshipCombatParallel(ParallelEnv[str, dict[str, np.ndarray], int]):  # t
 
     def render(self) -> str | np.ndarray | None:
         """ANSI text or an RGB array of the hex map."""
-        if self.render_mode == "ansi":
-            return render_ansi(self._state)
-        if self.render_mode == "rgb_array":
-            return render_rgb(self._state)
-        return None
-
-    def close(self) -> None:
-        """Nothing to release."""
+        return render_frame(self.render_mode, self._state, render_ansi, render_rgb)
 
 
 def parallel_env(**kwargs: Any) -> StarshipCombatParallel:

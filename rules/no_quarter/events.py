@@ -380,8 +380,11 @@ class BattleEnded(Event):
     turn: int
 
 
+from wargym.rules.no_quarter.np_events import NP_EVENTS  # noqa: E402 - below the core events
+
 NO_QUARTER_EVENTS = EventRegistry(
     [
+        *NP_EVENTS,
         TurnStarted,
         ActivationRolled,
         GroupsFormed,

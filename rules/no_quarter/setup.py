@@ -7,7 +7,7 @@ first mech holds the highest rank its size calls for (§12.0).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,7 +15,7 @@ import numpy as np
 from wargym.rules.dice import Dice
 from wargym.rules.errors import RulesError
 from wargym.rules.events import Event
-from wargym.rules.no_quarter.data import load_rules
+from wargym.rules.no_quarter.data import NoQuarterRules, load_rules
 from wargym.rules.no_quarter.pilots import new_pilot
 from wargym.rules.no_quarter.state import Battle, BattleOptions, Mech
 from wargym.rules.no_quarter.terrain import Battlefield, deployment_points, generate_battlefield
@@ -56,23 +56,36 @@ def new_battle(
     rng: np.random.Generator,
     dice: Dice,
     options: BattleOptions | None = None,
+    *,
+    rules: NoQuarterRules | None = None,
+    deploy: Callable[[Side, int], list[tuple[float, float]]] | None = None,
+    require_both: bool = True,
 ) -> Battle:
     """A battle with both forces deployed; call ``game.advance`` to reach the first decision.
 
-    Pilots are rolled with ``dice`` (§9); deployment positions come from ``rng``.
+    Pilots are rolled with ``dice`` (§9); deployment positions come from ``rng`` (or from
+    ``deploy(side, count)``). ``rules`` carries custom mechs; ``require_both=False`` lets a
+    mission start with the enemy still hidden in PEFs (§20).
     """
     options = options or BattleOptions()
-    rules = load_rules(options.rules)
+    rules = rules or load_rules(options.rules)
     sides = sorted(force.side.value for force in forces)
-    if sides != ["blue", "red"]:
+    if require_both and sides != ["blue", "red"]:
         raise RulesError(f"a battle needs one blue and one red force, got {sides}")
+    if not sides or len(set(sides)) != len(sides):
+        raise RulesError(f"one force per side, got {sides}")
     mechs: dict[int, Mech] = {}
     for force in sorted(forces, key=lambda f: f.side.value):
         if not force.mechs:
             raise RulesError(f"the {force.side.value} force has no mechs")
         designs = [rules.mech(mech_id) for mech_id in force.mechs]
         edge = HOME_EDGES[force.side]
-        points = deployment_points(battlefield, edge, len(designs), rng, radius=options.base_radius)
+        if deploy is not None:
+            points = deploy(force.side, len(designs))
+        else:
+            points = deployment_points(
+                battlefield, edge, len(designs), rng, radius=options.base_radius
+            )
         teams = (len(designs) + TEAM_SIZE - 1) // TEAM_SIZE
         for index, (design, pos) in enumerate(zip(designs, points, strict=True)):
             mech_id = len(mechs)

@@ -180,6 +180,10 @@ class Battle:
     home_edges: dict[Side, str] = field(default_factory=dict)
     building_armor: dict[int, int] = field(default_factory=dict)
     """Current armour of damaged buildings, by feature index (§19.4.2)."""
+    np: dict[str, Any] | None = None
+    """The rules-driven side's bookkeeping: PEFs, NP groups (§20, §22); None head-to-head."""
+    mission: dict[str, Any] | None = None
+    """Mission bookkeeping: kind, objectives, progress, weather, outcome (§22, §23.7)."""
     version: int = STATE_VERSION
     options_cache: Any = field(default=None, repr=False, compare=False, metadata={"cache": True})
     """Legal options of the pending decision (not serialised; reset by every change)."""
@@ -247,7 +251,8 @@ class Battle:
         elif isinstance(event, ev.MechRemoved):
             mech = self.mechs[event.mech]
             mech.removed = event.reason
-            self.losses[mech.side] += 1 if mech.status is not Status.LEAVE_BATTLEFIELD else 0
+            counted = mech.status is Status.LEAVE_BATTLEFIELD or event.reason is Removal.LEFT_TABLE
+            self.losses[mech.side] += 0 if counted else 1  # Leave counted when given (§16.3.3)
             if self.options.leave_wrecks and event.reason is not Removal.LEFT_TABLE:
                 self.wrecks.append(mech.pos)
         elif isinstance(event, ev.CheatedDeath):
@@ -284,8 +289,18 @@ class Battle:
                     self.group_of[member] = leader
         elif isinstance(event, ev.LeaderAppointed):
             self.mechs[event.mech].rank = Rank(event.rank)
+        elif isinstance(event, ev.MechLeftTable):
+            if self.mission is not None:
+                self.mission["exit_edges"][str(event.mech)] = event.edge
         elif isinstance(event, ev.BattleEnded):
             self.over, self.winner, self.end_reason = True, event.winner, event.reason
+        else:
+            hook = getattr(event, "apply_to", None)
+            if hook is not None:
+                hook(self)
+        np = self.np
+        if np is not None and isinstance(event, ev.MechMoved):  # a move may reveal a PEF (§20.3)
+            np["check_due"] = np["check_due"] or self.mechs[event.mech].side.value != np["side"]
 
     # -- copies and serialisation -------------------------------------------------------
     def clone(self) -> Battle:
@@ -308,6 +323,8 @@ class Battle:
         twin.frames = _copy_json(self.frames)
         twin.home_edges = dict(self.home_edges)
         twin.building_armor = dict(self.building_armor)
+        twin.np = _copy_json(self.np)
+        twin.mission = _copy_json(self.mission)
         twin.options_cache = None
         twin.geometry_cache = None
         return twin

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from wargym.rules.dice import RandomDice
@@ -42,7 +40,6 @@ def check_invariants(state: BattleState) -> None:
 
 
 def test_pw_1000_random_battles_end_without_exception() -> None:
-    start = time.perf_counter()
     endings: dict[str, int] = {}
     for seed in range(1000):
         rng = np.random.default_rng(seed)
@@ -70,5 +67,4 @@ def test_pw_1000_random_battles_end_without_exception() -> None:
         endings[state.outcome.termination.value] = (
             endings.get(state.outcome.termination.value, 0) + 1
         )
-    assert time.perf_counter() - start < 60
     assert sum(endings.values()) == 1000

@@ -1,7 +1,6 @@
 """TR-R3/TR-R25 orchestration: decisions, illegal actions, serialisation, determinism."""
 
 import json
-import time
 
 import numpy as np
 import pytest
@@ -156,7 +155,6 @@ def test_tr_r25_squadron_out_when_inoperative() -> None:
 
 
 def test_1000_seeded_random_battles_end_with_invariants() -> None:
-    start = time.perf_counter()
     for seed in range(1000):
         scenario = SCENARIOS[seed % len(SCENARIOS)]
         options = Options(
@@ -168,4 +166,3 @@ def test_1000_seeded_random_battles_end_with_invariants() -> None:
         )
         state, _ = _random_battle(seed, scenario, options)
         assert game.outcome(state) is not None
-    assert time.perf_counter() - start < 60

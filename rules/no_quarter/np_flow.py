@@ -1,0 +1,455 @@
+"""The solo-play enemy in play: PEFs, contacts, NP decisions, reinforcements (§20, §22, §23.8).
+
+The non-player (NP) side is run by the rules, not by an agent: its decisions are taken by
+:func:`wargym.rules.no_quarter.enemy.np_decide`, its PEFs move after its groups (§22.4) and
+are resolved the moment a player group and the marker see each other (§20.3). What a PEF
+holds is rolled only then. Reinforcements are checked when the activation dice total 7.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from wargym.rules.dice import Dice
+from wargym.rules.no_quarter import np_events as npev
+from wargym.rules.no_quarter.actions import Action
+from wargym.rules.no_quarter.data import load_rules
+from wargym.rules.no_quarter.enemy import (
+    NpContext,
+    NpGroupState,
+    NpPosture,
+    np_decide,
+    np_patrol_reaction,
+)
+from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, insight_frame
+from wargym.rules.no_quarter.geometry import distance, heading_to
+from wargym.rules.no_quarter.pef import (
+    PefMarker,
+    building_pef_triggers,
+    contact_multiplier,
+    np_enemy_mechs,
+    pef_detected,
+    pef_may_move,
+    pef_move,
+    pef_order,
+    place_pefs,
+    resolve_pef,
+    spotters_of,
+)
+from wargym.rules.no_quarter.pef_tables import MissionKind, NpEnemyForce
+from wargym.rules.no_quarter.perception import bodies, new_sightings
+from wargym.rules.no_quarter.records import Pilot
+from wargym.rules.no_quarter.reinforcements import (
+    arrival_positions,
+    reinforcement_check,
+    reinforcement_entry,
+    reinforcement_force,
+    reinforcement_side,
+    reinforcement_size,
+)
+from wargym.rules.no_quarter.state import Battle
+from wargym.rules.no_quarter.terrain import path_problem
+from wargym.rules.no_quarter.vocab import Faction, Rank, Side
+from wargym.rules.serial import from_jsonable, to_jsonable
+
+CONTACT_SPREAD = 4.0
+"""The contact group's other mechs stand within 4" of its leader (§20.3 ruling)."""
+
+
+def np_side(battle: Battle) -> Side | None:
+    """The side the rules play, if any."""
+    return None if battle.np is None else Side(battle.np["side"])
+
+
+def start_np(
+    ctx: Ctx,
+    *,
+    side: Side,
+    faction: Faction,
+    mission: str,
+    morale: int,
+    player_morale: int,
+    player_faction: Faction,
+    default: NpGroupState,
+    excluded_sections: list[int],
+    pefs: bool = True,
+) -> None:
+    """Hand ``side`` to the rules and place the opening PEFs (§20.0, §22.0)."""
+    battle = ctx.battle
+    battle.np = {
+        "side": side.value,
+        "faction": faction.value,
+        "player_faction": player_faction.value,
+        "mission": mission,
+        "morale": morale,
+        "player_morale": player_morale,
+        "pefs": [],
+        "next_pef": 0,
+        "used_buildings": [],
+        "excluded_sections": list(excluded_sections),
+        "keep_lowest_two": False,
+        "contact_so_far": False,
+        "groups": {},
+        "default": to_jsonable(default),
+        "revealed": 0,
+        "check_due": False,
+        "next_team": 200,
+        "player_mechs_fielded": len(battle.mechs_of(side.other)),
+    }
+    if not pefs:
+        return
+    spotters = spotters_of(battle, side.other)
+    edge = battle.home_edges.get(side.other, "south")
+    for i, placed in enumerate(
+        place_pefs(battle.battlefield, spotters, ctx.dice, bodies=bodies(battle), player_edge=edge)
+    ):
+        ctx.emit(npev.PefPlaced(i, placed.pos, placed.face, placed.section, placed.hidden, None))
+
+
+def _context(battle: Battle) -> NpContext:
+    np = battle.np
+    assert np is not None
+    groups = {int(k): from_jsonable(NpGroupState, v) for k, v in np["groups"].items()}
+    return NpContext(groups=groups, default=from_jsonable(NpGroupState, np["default"]))
+
+
+def np_choose(ctx: Ctx, options: list[Action]) -> Action:
+    """The NP side's choice at the pending decision, rolls logged (§22.4)."""
+    battle = ctx.battle
+    context = _context(battle)
+    before = {k: to_jsonable(v) for k, v in context.groups.items()}
+    action = np_decide(battle, options, context, ctx.dice)
+    for roll in context.rolls:
+        if roll.pursuit is not None:
+            ctx.emit(
+                npev.NpTableRolled(
+                    "22.3.6",
+                    roll.team,
+                    roll.pursuit.faces,
+                    roll.pursuit.passes,
+                    str(roll.pursuit.target),
+                )
+            )
+        if roll.move is not None:
+            ctx.emit(
+                npev.NpTableRolled(
+                    roll.move.table,
+                    roll.team,
+                    roll.move.faces,
+                    roll.move.passes,
+                    roll.move.order.value,
+                )
+            )
+    for team, state in context.groups.items():
+        data = to_jsonable(state)
+        if before.get(team) != data:
+            ctx.emit(npev.NpGroupSet(team, data, "activation"))
+    return action
+
+
+# -- PEF movement (§20.2) ---------------------------------------------------------------------
+def _markers(battle: Battle) -> list[PefMarker]:
+    assert battle.np is not None
+    return [
+        PefMarker(m["id"], (m["pos"][0], m["pos"][1]), m["building"]) for m in battle.np["pefs"]
+    ]
+
+
+def pefs_step(ctx: Ctx, frame: Frame) -> None:
+    """Move the PEFs farthest from the player first; resolve contacts at once (§20.2)."""
+    battle = ctx.battle
+    side = np_side(battle)
+    assert side is not None
+    if frame.get("order") is None:
+        markers = _markers(battle)
+        if not markers or not pef_may_move(battle.dice.get(side, 6)):
+            ctx.pop(frame)
+            return
+        spotters = spotters_of(battle, side.other)
+        frame["order"] = list(pef_order(markers, battle.battlefield, spotters))
+        return
+    if not frame["order"]:
+        ctx.pop(frame)
+        return
+    pef_id = frame["order"].pop(0)
+    marker = next((m for m in _markers(battle) if m.id == pef_id), None)
+    if marker is None:
+        return
+    spotters = spotters_of(battle, side.other)
+    move = pef_move(battle.battlefield, marker.pos, ctx.dice, spotters, bodies=bodies(battle))
+    ctx.emit(
+        npev.PefMoved(
+            pef_id,
+            move.faces,
+            move.passes,
+            (marker.pos, *move.path[1:]) if move.path else (marker.pos, move.end),
+            move.toward,
+        )
+    )
+    if move.contact:
+        moved = PefMarker(marker.id, move.end, marker.building)
+        resolve_contact(ctx, moved, list(move.contact), np_moving=True)
+
+
+PEFS = FunctionHandler(pefs_step)
+
+
+# -- detection and resolution (§20.1, §20.3) ----------------------------------------------------
+def check_pefs(ctx: Ctx) -> None:
+    """After a player move: resolve every PEF in mutual LOS, generate building PEFs (§20)."""
+    battle = ctx.battle
+    np = battle.np
+    assert np is not None
+    np["check_due"] = False
+    side = Side(np["side"])
+    spotters = spotters_of(battle, side.other)
+    for trigger in building_pef_triggers(
+        battle.battlefield,
+        spotters,
+        used=np["used_buildings"],
+        excluded_sections=np["excluded_sections"],
+        bodies=bodies(battle),
+    ):
+        ctx.emit(npev.PefPlaced(np["next_pef"], trigger.pos, None, None, True, trigger.building))
+    for marker in _markers(battle):
+        seen = pef_detected(
+            battle.battlefield, marker.pos, spotters_of(battle, side.other), bodies=bodies(battle)
+        )
+        if seen and any(m["id"] == marker.id for m in np["pefs"]):
+            resolve_contact(ctx, marker, list(seen), np_moving=False)
+
+
+def resolve_contact(ctx: Ctx, marker: PefMarker, triggering: list[int], *, np_moving: bool) -> None:
+    """Roll what the PEF is (only now), place any contact and start the In Sight (§20.3)."""
+    battle = ctx.battle
+    np = battle.np
+    assert np is not None
+    side = Side(np["side"])
+    fielded = np["player_mechs_fielded"]
+    platoon = load_rules().formation_size(Faction(np["player_faction"]), "platoon")
+    res = resolve_pef(
+        ctx.dice,
+        triggering=len(triggering),
+        last_pef=len(np["pefs"]) == 1,
+        contact_so_far=bool(np["contact_so_far"]),
+        keep_lowest_two=bool(np["keep_lowest_two"]),
+        multiplier=contact_multiplier(fielded // platoon),
+    )
+    ctx.emit(
+        npev.PefResolved(
+            marker.id,
+            tuple(triggering),
+            res.faces,
+            res.kept,
+            res.passes,
+            res.result,
+            res.last_pef_rule,
+            res.contact_face,
+            res.enemies,
+            res.next_keep_lowest_two,
+        )
+    )
+    if res.result != "contact" or res.enemies <= 0:
+        return
+    force = np_enemy_mechs(
+        res.enemies, Faction(np["faction"]), ctx.dice, enemy_cm=np["morale"], mission=np["mission"]
+    )
+    nearest = min((battle.mechs[i] for i in triggering), key=lambda m: distance(m.pos, marker.pos))
+    team = _arrive(ctx, side, force, marker.pos, nearest.pos, "contact")
+    _new_group_posture(ctx, team)
+    leader = battle.mechs[_leader_id(battle, team)]
+    if np_moving:
+        mover = leader
+        groups = new_sightings(battle, leader, set(triggering))
+    else:
+        mover = nearest
+        groups = new_sightings(
+            battle, nearest, {m.id for m in battle.mechs_of(side) if m.team == team}
+        )
+    if groups:
+        ctx.push(insight_frame(mover.id, mover.side, groups))
+
+
+def _leader_id(battle: Battle, team: int) -> int:
+    members = [m for m in battle.mechs.values() if m.team == team]
+    return max(members, key=lambda m: (m.rank is not None, m.rep, -m.id)).id
+
+
+def _new_group_posture(ctx: Ctx, team: int) -> None:
+    np = ctx.battle.np
+    assert np is not None
+    state = from_jsonable(NpGroupState, np["default"])
+    if state.posture is NpPosture.PATROL:
+        reaction = np_patrol_reaction(ctx.dice, int(np["morale"]))
+        ctx.emit(
+            npev.NpTableRolled(
+                "22.1.6", team, reaction.faces, reaction.passes, reaction.posture.value
+            )
+        )
+        state = NpGroupState(
+            **{**_fields(state), "posture": reaction.posture, "after_beaten": reaction.after_beaten}
+        )
+    ctx.emit(npev.NpGroupSet(team, to_jsonable(state), "contact"))
+
+
+def _fields(state: NpGroupState) -> dict[str, Any]:
+    return {name: getattr(state, name) for name in state.__dataclass_fields__}
+
+
+def _arrive(
+    ctx: Ctx,
+    side: Side,
+    force: NpEnemyForce,
+    anchor: tuple[float, float],
+    facing_point: tuple[float, float],
+    reason: str,
+    positions: list[tuple[float, float]] | None = None,
+) -> int:
+    """Place ``force`` as one new Team around ``anchor`` (§20.3 ruling, §23.8.5)."""
+    battle = ctx.battle
+    assert battle.np is not None
+    rules = load_rules(battle.options.rules)
+    team = int(battle.np["next_team"])
+    order = [force.leader] + [i for i in range(len(force.mechs)) if i != force.leader]
+    spots = positions or _spots(battle, anchor, facing_point, len(order))
+    next_id = max(battle.mechs, default=-1) + 1
+    arriving = []
+    for k, (index, pos) in enumerate(zip(order, spots, strict=False)):
+        enemy = force.mechs[index]
+        faction = Faction(
+            battle.np["faction"] if side.value == battle.np["side"] else battle.np["player_faction"]
+        )
+        pilot = Pilot(
+            name=f"{side.value}-np-{next_id + k}",
+            faction=faction,
+            race=enemy.race,
+            rep=enemy.rep,
+            star=False,
+            attributes=(),
+        )
+        arriving.append(
+            npev.ArrivingMech(
+                next_id + k,
+                rules.mech(enemy.design),
+                pilot,
+                pos,
+                heading_to(pos, facing_point),
+                Rank.TEAM_LEADER if k == 0 else None,
+            )
+        )
+    faces = tuple(roll.face for roll in force.rolls)
+    ctx.emit(npev.MechsArrived(side, team, reason, tuple(arriving), faces))
+    return team
+
+
+def _spots(
+    battle: Battle, anchor: tuple[float, float], away_from: tuple[float, float], n: int
+) -> list[tuple[float, float]]:
+    """Leader on the marker, the others within 4", no closer to the trigger (§20.3 ruling)."""
+    radius = battle.options.base_radius
+    taken = bodies(battle)
+    spots: list[tuple[float, float]] = []
+    base = heading_to(away_from, anchor)
+    candidates = [anchor] + [
+        (
+            anchor[0] + r * math.cos(math.radians(base + a)),
+            anchor[1] + r * math.sin(math.radians(base + a)),
+        )
+        for r in (1.5, 3.0, CONTACT_SPREAD)
+        for a in (0, 45, -45, 90, -90, 135, -135, 180)
+    ]
+    from wargym.rules.no_quarter.terrain import Body
+
+    for point in candidates:
+        if len(spots) == n:
+            break
+        others = taken + [Body(-500 - i, p, radius) for i, p in enumerate(spots)]
+        if (
+            path_problem(
+                battle.battlefield, [point, point], mover_id=-1, bodies=others, radius=radius
+            )
+            is None
+        ):
+            spots.append(point)
+    return spots
+
+
+# -- reinforcements (§23.8) ---------------------------------------------------------------------
+def check_reinforcements(ctx: Ctx, blue: int, red: int) -> None:
+    """Activation dice totalling 7: the higher side may be reinforced (§23.8.3)."""
+    battle = ctx.battle
+    np = battle.np
+    if np is None or blue + red != 7:
+        return
+    side = reinforcement_side(blue, red)
+    if side is None:
+        return
+    is_np = side.value == np["side"]
+    faction = Faction(np["faction"] if is_np else np["player_faction"])
+    morale = int(np["morale"] if is_np else np["player_morale"])
+    check = reinforcement_check(blue + red, ctx.dice, morale, faction)
+    size = None
+    if check.triggered and check.unit != "none":
+        size = reinforcement_size(
+            check.unit, faction, deployed_in_platoon=int(np["revealed"]), partial_squad=True
+        )
+    count = size.mechs if size is not None else 0
+    ctx.emit(
+        npev.ReinforcementChecked(
+            side, check.faces, check.passes, check.table_faces, check.score, str(check.unit), count
+        )
+    )
+    if size is None or count <= 0:
+        return
+    mission: MissionKind = _mission_kind(np["mission"] if is_np else _player_mission(np["mission"]))
+    force = reinforcement_force(size, faction, ctx.dice, campaign_morale=morale, mission=mission)
+    entry = reinforcement_entry(
+        ctx.dice,
+        home_edge=battle.home_edges.get(side, "north"),
+        width=battle.battlefield.width,
+        height=battle.battlefield.height,
+    )
+    spots = list(
+        arrival_positions(
+            entry,
+            len(force.mechs),
+            width=battle.battlefield.width,
+            height=battle.battlefield.height,
+            radius=battle.options.base_radius,
+        )
+    )
+    free = [
+        p
+        for p in spots
+        if path_problem(
+            battle.battlefield,
+            [p, p],
+            mover_id=-1,
+            bodies=bodies(battle),
+            radius=battle.options.base_radius,
+        )
+        is None
+    ]
+    if not free:
+        return
+    facing = (
+        entry.point[0] + math.cos(math.radians(entry.heading)),
+        entry.point[1] + math.sin(math.radians(entry.heading)),
+    )
+    team = _arrive(ctx, side, force, entry.point, facing, "reinforcement", positions=free)
+    if is_np:
+        ctx.emit(npev.NpGroupSet(team, dict(np["default"]), "reinforcement"))
+
+
+def _player_mission(np_mission: str) -> str:
+    return {"defend": "attack", "attack": "defend"}.get(np_mission, np_mission)
+
+
+def _mission_kind(name: str) -> MissionKind:
+    if name == "patrol":
+        return "patrol"
+    return "attack" if name == "attack" else "defend"
+
+
+__all__ = ["PEFS", "check_pefs", "check_reinforcements", "np_choose", "np_side", "start_np", "Dice"]
