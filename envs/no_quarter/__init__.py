@@ -1,1 +1,22 @@
-"""Gymnasium and PettingZoo environments over the *5150: No Quarter* engine."""
+"""Gymnasium and PettingZoo environments over the *5150: No Quarter* engine.
+
+* ``wargym/NoQuarter-Skirmish-v0``
+  (:class:`~wargym.envs.no_quarter.solo.NoQuarterSkirmishEnv`): the agent commands blue
+  against the rules' non-player AI (or any agent object) in a skirmish without PEFs.
+* PettingZoo ``no_quarter_v0``: :func:`wargym.envs.no_quarter.aec.env` (AEC: the side at the
+  current decision point acts, reactions included) and
+  :func:`wargym.envs.no_quarter.aec.parallel_env` (Parallel: the other side waits).
+
+Building blocks: :mod:`.codec` (the flat action space "nq-act-v1"), :mod:`.encoding` (the
+observation "nq-obs-v1" and the event filter of the fog of war); docs/encodings.md.
+
+``GYM_IDS`` and ``PETTINGZOO_MODULES`` are for registration by ``wargym.envs``.
+"""
+
+GYM_IDS = {
+    "wargym/NoQuarter-Skirmish-v0": "wargym.envs.no_quarter.solo:NoQuarterSkirmishEnv",
+}
+"""Gymnasium ids of this package and their entry points."""
+
+PETTINGZOO_MODULES = {"no_quarter_v0": "wargym.envs.no_quarter.aec"}
+"""PettingZoo names and the modules exposing ``env(**kwargs)`` and ``parallel_env(**kwargs)``."""

@@ -42,6 +42,8 @@ class DecisionKind(enum.Enum):
     """Declare punch or kick and the limb for a melee round (§18.3, ruling D33)."""
     MELEE_TARGET = "melee_target"
     """An engaged mech picks which contacted enemy to fight (ruling D33)."""
+    CHOOSE_OBJECTIVE = "choose_objective"
+    """The attacker picks its Attack objective: destroy or break through (§22.2.1)."""
 
 
 @dataclass(frozen=True)
@@ -230,6 +232,27 @@ class AttackBuilding:
         )
 
 
+@dataclass(frozen=True)
+class ExitTable:
+    """Move off the table across ``edge``: a voluntary exit of a mission (§22.0 rulings)."""
+
+    mech: int
+    edge: str
+
+    def __str__(self) -> str:
+        return f"mech {self.mech} leaves the table across the {self.edge} edge"
+
+
+@dataclass(frozen=True)
+class ChooseObjective:
+    """Take ``objective`` (destroy or break_through) as the mission's goal (§22.2.1)."""
+
+    objective: str
+
+    def __str__(self) -> str:
+        return f"the objective is to {self.objective.replace('_', ' ')}"
+
+
 Action: TypeAlias = (
     ActivateGroup
     | SkipGroup
@@ -246,6 +269,8 @@ Action: TypeAlias = (
     | FightMech
     | FireAtBuilding
     | AttackBuilding
+    | ExitTable
+    | ChooseObjective
 )
 """Every decision a side can make."""
 
@@ -267,6 +292,8 @@ ACTION_CLASSES: dict[str, type[Any]] = {
         FightMech,
         FireAtBuilding,
         AttackBuilding,
+        ExitTable,
+        ChooseObjective,
     )
 }
 

@@ -16,24 +16,32 @@ from wargym.rules.no_quarter.actions import (
     Charge,
     DecisionKind,
     DeclareMelee,
+    ExitTable,
     FightMech,
     FireFirst,
     Move,
     Stay,
 )
-from wargym.rules.no_quarter.buildings import in_contact, rated_buildings, strike_building
+from wargym.rules.no_quarter.buildings import (
+    can_fire_at,
+    in_contact,
+    rated_buildings,
+    strike_building,
+)
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
-from wargym.rules.no_quarter.flow_fire import fire_frame, fire_options
+from wargym.rules.no_quarter.flow_fire import fire_frame
 from wargym.rules.no_quarter.flow_melee import charge_frame, melee_frame
 from wargym.rules.no_quarter.flow_move import walk
 from wargym.rules.no_quarter.geometry import angle_between, distance, heading_to, step_toward
 from wargym.rules.no_quarter.perception import (
     CHARGE_STAGE,
+    TWISTS,
     able_to_fire,
     bodies,
     engaged_with,
     line_between,
+    weapon_can_engage,
 )
 from wargym.rules.no_quarter.state import Battle, Mech
 from wargym.rules.no_quarter.terrain import (
@@ -70,8 +78,22 @@ def _allowance(mech: Mech, frame: Frame) -> float:
 def _can_fire_now(battle: Battle, rules: NoQuarterRules, mech: Mech) -> bool:
     if mech.fired_this_activation or not able_to_fire(mech) or engaged_with(battle, mech):
         return False
-    probe = fire_frame(mech.id, "active")
-    return len(fire_options(battle, rules, probe)) > 1
+    enemies = battle.mechs_of(mech.side.other)
+    return any(
+        weapon_can_engage(battle, mech, weapon, enemy, twist)
+        for enemy in enemies
+        for twist in TWISTS
+        for weapon in mech.operable_ranged_weapons
+    ) or _can_fire_at_buildings(battle, mech)
+
+
+def _can_fire_at_buildings(battle: Battle, mech: Mech) -> bool:
+    return any(
+        can_fire_at(battle, mech, weapon, feature, twist)
+        for feature in rated_buildings(battle)
+        for twist in TWISTS
+        for weapon in mech.operable_ranged_weapons
+    )
 
 
 def mech_step(ctx: Ctx, frame: Frame) -> None:
@@ -253,6 +275,10 @@ def mech_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Ac
         options.extend(Stay(mech.id, h) for h in HEADINGS if angle_between(h, mech.heading) > 1)
     options.extend(_moves(battle, mech, frame))
     options.extend(Charge(mech.id, t) for t in charge_targets(battle, mech, frame))
+    if battle.mission is not None and not engaged_with(battle, mech):
+        from wargym.rules.no_quarter.mission_play import exit_options
+
+        options.extend(exit_options(battle, mech.id, _allowance(mech, frame)))
     if not engaged_with(battle, mech):
         for feature in rated_buildings(battle):
             if in_contact(battle, mech, feature):
@@ -287,6 +313,11 @@ def mech_act(ctx: Ctx, frame: Frame, action: Action) -> None:
         if action.heading is not None:
             ctx.emit(ev.MechFaced(mech.id, action.heading % 360.0, mech.twist))
         frame["stage"] = "after"
+    elif isinstance(action, ExitTable):
+        from wargym.rules.no_quarter.mission_play import exit_table
+
+        ctx.pop(frame)
+        exit_table(ctx, mech.id, action.edge)
     elif isinstance(action, AttackBuilding):
         strike_building(ctx, mech, action.feature, action.attack, action.limb)
         frame["stage"] = "after"

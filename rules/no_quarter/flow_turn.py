@@ -22,6 +22,7 @@ from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.flow_mech import mech_frame
 from wargym.rules.no_quarter.melee import melee_attack_order
+from wargym.rules.no_quarter.mission_play import mission_over, on_activation_roll, on_turn_rolled
 from wargym.rules.no_quarter.perception import engaged_with, form_groups, group_leader
 from wargym.rules.no_quarter.pilots import activation_rep
 from wargym.rules.no_quarter.state import Battle
@@ -36,7 +37,8 @@ def turn_step(ctx: Ctx, frame: Frame) -> None:
         ctx.pop(frame)
         return
     if battle.turn >= battle.options.max_turns:
-        ctx.emit(ev.BattleEnded(None, "turn limit", battle.turn))
+        if battle.mission is None or not mission_over(ctx, turn_limit_reached=True):
+            ctx.emit(ev.BattleEnded(None, "turn limit", battle.turn))
         return
     ctx.emit(ev.TurnStarted(battle.turn + 1))
     rerolls: list[tuple[int, int]] = []
@@ -47,6 +49,9 @@ def turn_step(ctx: Ctx, frame: Frame) -> None:
         rerolls.append((blue, red))  # doubles: re-roll both (§14.0)
     first = Side.BLUE if blue > red else Side.RED
     ctx.emit(ev.ActivationRolled(blue, red, tuple(rerolls), first))
+    for pair in (*rerolls, (blue, red)):
+        on_activation_roll(ctx, *pair)  # the first doubles may change the weather (§23.7)
+    on_turn_rolled(ctx, blue, red)  # a total of 7 may bring reinforcements (§23.8.3)
     frame["stage"] = "done"
     ctx.push({"kind": "phase", "side": first.other.value, "stage": "start"})
     ctx.push({"kind": "phase", "side": first.value, "stage": "start"})
@@ -74,6 +79,10 @@ def phase_step(ctx: Ctx, frame: Frame) -> None:
         return
     tier = _top_tier(battle, frame)
     if not tier:
+        if battle.np is not None and side.value == battle.np["side"] and not frame.get("pefs"):
+            frame["pefs"] = True  # the PEFs move after the NP groups (§22.4)
+            ctx.push({"kind": "pefs", "order": None})
+            return
         ctx.pop(frame)
         return
     ctx.ask(side, DecisionKind.ACTIVATE_GROUP)

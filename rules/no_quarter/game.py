@@ -24,6 +24,8 @@ from wargym.rules.no_quarter.flow_melee import CHARGE, MELEE
 from wargym.rules.no_quarter.flow_move import INSIGHT
 from wargym.rules.no_quarter.flow_react import REACT
 from wargym.rules.no_quarter.flow_turn import GROUP, PHASE, TURN
+from wargym.rules.no_quarter.mission_play import OBJECTIVE, mission_over, withdraw_np
+from wargym.rules.no_quarter.np_flow import PEFS, check_pefs, np_choose
 from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.vocab import Side
 
@@ -37,6 +39,8 @@ HANDLERS: dict[str, Handler] = {
     "react": REACT,
     "charge": CHARGE,
     "melee": MELEE,
+    "objective": OBJECTIVE,
+    "pefs": PEFS,
 }
 """The procedure behind each kind of frame."""
 
@@ -115,16 +119,40 @@ def advance(battle: Battle, dice: Dice) -> list[Event]:
 
 def _run(ctx: Ctx) -> None:
     battle = ctx.battle
+    judged = -1
     for _ in range(MAX_STEPS_PER_CALL):
-        if battle.over or battle.decision is not None:
+        if battle.over:
             return
-        if _eliminated(ctx):
+        if battle.decision is not None:
+            if battle.np is None or battle.decision.side.value != battle.np["side"]:
+                return
+            _np_decides(ctx)  # the rules play the non-player side (§22.4)
+            continue
+        if battle.np is not None:
+            if battle.np["check_due"]:
+                check_pefs(ctx)  # PEFs resolve the moment they are seen (§20.3)
+                continue
+            withdraw_np(ctx)
+        if battle.mission is not None:
+            if judged != len(ctx.log) and mission_over(ctx):
+                return
+            judged = len(ctx.log)
+        elif _eliminated(ctx):
             return
         if not battle.frames:
             ctx.push({"kind": "turn"})
         frame = battle.frames[-1]
         HANDLERS[frame["kind"]].step(ctx, frame)
     raise RuntimeError("the rules did not reach a decision point; this is an engine bug")
+
+
+def _np_decides(ctx: Ctx) -> None:
+    battle = ctx.battle
+    action = np_choose(ctx, legal_actions(battle))
+    frame = battle.frames[-1]
+    battle.decision = None
+    battle.options_cache = None
+    HANDLERS[frame["kind"]].act(ctx, frame, action)
 
 
 def _eliminated(ctx: Ctx) -> bool:

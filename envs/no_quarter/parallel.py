@@ -1,0 +1,90 @@
+"""PettingZoo Parallel env: No Quarter head-to-head, both sides answer every step.
+
+Each step both agents (``blue``, ``red``) give an action. The side at the current decision
+point plays one decision; the other side has nothing to decide and its only legal action is
+*wait*, index 0 (:data:`~wargym.envs.no_quarter.codec.WAIT`): its mask is ``[1, 0, 0, ...]``.
+Any other action from it, or an illegal action from the deciding side, follows the
+illegal-action policy (default: nothing happens, ``illegal_penalty`` for the offender,
+``info[agent]["illegal_action"] = True``). Observations, rewards, infos, rendering and
+replays are those of :class:`~wargym.envs.no_quarter.aec.NoQuarterAEC`.
+
+## Version History
+
+* v0: initial version (nq-obs-v1, nq-act-v1; wait = index 0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from pettingzoo import ParallelEnv
+
+from wargym.envs.base import mask_allows
+
+from .aec import AGENTS, SIDES, HeadToHeadCore
+from .codec import WAIT
+
+
+class NoQuarterParallel(HeadToHeadCore, ParallelEnv[str, dict[str, Any], int]):  # type: ignore[misc]
+    """Simultaneous head-to-head: the deciding side acts, the other waits (module docstring)."""
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        *,
+        illegal_action: str = "noop",
+        illegal_penalty: float = -0.01,
+        **config: Any,
+    ) -> None:
+        self._setup_pz(render_mode, illegal_action, illegal_penalty, config)
+
+    def _agent_mask(self, agent: str) -> np.ndarray:
+        mask = self._mask_for(SIDES[agent])
+        if not self.battle.over and not mask.any():
+            mask[WAIT] = 1
+        return mask
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+        """Start a new battle; ``seed`` fixes set-up and dice."""
+        infos = self._start_battle(seed)
+        self.agents = list(AGENTS)
+        return {a: self._agent_obs(a) for a in AGENTS}, infos
+
+    def step(self, actions: dict[str, int]) -> tuple[
+        dict[str, dict[str, Any]], dict[str, float], dict[str, bool], dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:  # fmt: skip
+        """The deciding side plays its action; the other side must wait."""
+        battle = self.battle
+        rewards = dict.fromkeys(AGENTS, 0.0)
+        illegal: set[str] = set()
+        ended = False
+        for agent in AGENTS:
+            if not mask_allows(self._agent_mask(agent), actions.get(agent)):
+                illegal.add(agent)
+                penalty, stop = self._resolve_illegal(
+                    f"{agent}: action {actions.get(agent)} is not legal now "
+                    f"({self.codec.describe(int(actions.get(agent, -1)), battle)})"
+                )
+                rewards[agent] += penalty
+                ended = ended or stop
+        deciding = self._selected()
+        if ended or deciding is None or deciding in illegal:
+            infos = self._infos(battle, [], illegal)
+        else:
+            before = battle.clone()
+            index = int(actions[deciding])
+            events = self._play(self.codec.decode(index, battle), deciding, index)
+            infos = self._infos(before, events, illegal)
+            for agent, reward in self._rewards(infos).items():
+                rewards[agent] += reward
+        done = ended or battle.over
+        observations = {a: self._agent_obs(a) for a in AGENTS}
+        terminations = dict.fromkeys(AGENTS, done)
+        truncations = dict.fromkeys(AGENTS, False)
+        if done:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos

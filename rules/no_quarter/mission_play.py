@@ -1,0 +1,364 @@
+"""A No Quarter mission from set-up to its end (§19-§22, §23.7-§23.8).
+
+:func:`new_mission` builds the table (fixed or generated, §19), rolls day/night and weather
+(§22.0, §23.7), deploys the player (entering along the edge of sections 7-9 or set up in
+them), hands the enemy to the rules (PEFs, §20; NP tactics, §22) and stops at the first
+decision. The orchestrator calls the hooks here: the activation roll (weather on doubles,
+reinforcements on a total of 7), player exits, NP withdrawals and the end of the mission.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from wargym.rules.dice import Dice
+from wargym.rules.no_quarter import events as ev
+from wargym.rules.no_quarter import np_events as npev
+from wargym.rules.no_quarter.actions import Action, ChooseObjective, DecisionKind, ExitTable
+from wargym.rules.no_quarter.data import NoQuarterRules
+from wargym.rules.no_quarter.enemy import NpGroupState, NpObjective, NpPosture, reached_edge
+from wargym.rules.no_quarter.enemy import secret_objective as roll_secret_objective
+from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
+from wargym.rules.no_quarter.geometry import distance
+from wargym.rules.no_quarter.missions import (
+    AttackObjective,
+    MissionOptions,
+    MissionProgress,
+    MissionType,
+    OutcomeStatus,
+    deployment_zone,
+    evaluate_mission,
+    record_recon,
+    tally_side,
+)
+from wargym.rules.no_quarter.np_flow import check_reinforcements, start_np
+from wargym.rules.no_quarter.perception import bodies
+from wargym.rules.no_quarter.scenario import Scenario, load_scenario
+from wargym.rules.no_quarter.sections import NEAR_ROW
+from wargym.rules.no_quarter.setup import new_battle
+from wargym.rules.no_quarter.state import Battle
+from wargym.rules.no_quarter.terrain import path_problem
+from wargym.rules.no_quarter.vocab import Faction, Removal, Side
+from wargym.rules.no_quarter.weather import WeatherState, apply_weather, weather_after_activation
+from wargym.rules.serial import from_jsonable, to_jsonable
+
+PLAYER, ENEMY = Side.BLUE, Side.RED
+NP_DEFAULT_POSTURE = {
+    MissionType.PATROL: NpPosture.PATROL,
+    MissionType.ATTACK: NpPosture.DEFEND,
+    MissionType.DEFEND: NpPosture.ATTACK,
+}
+"""The NP side's posture: it patrols, defends against an Attack, attacks a Defend (§22.0)."""
+NP_MISSION = {
+    MissionType.PATROL: "patrol",
+    MissionType.ATTACK: "defend",
+    MissionType.DEFEND: "attack",
+}
+"""The NP side's own mission for the NP Enemy Mechs table (§20.4)."""
+PLAYER_EXITS = {
+    MissionType.PATROL: ("south",),
+    MissionType.ATTACK: ("north",),
+    MissionType.DEFEND: (),
+}
+"""Edges a player mech may leave by of its own will (report back, break through)."""
+
+
+def new_mission(scenario: Scenario | str | Path, rng: np.random.Generator, dice: Dice) -> Battle:
+    """Set up a mission (or a skirmish) from a scenario and run it to the first decision."""
+    from wargym.rules.no_quarter.game import advance  # the game sequences set-up, not vice versa
+
+    sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+    rules = sc.rules()
+    conditions = sc.roll_conditions(dice)
+    battlefield = sc.battlefield(dice, conditions)
+    options = sc.battle_options()
+    kind = sc.mission
+    deploy = None
+    if kind is not None:
+        zones = deployment_zone(kind, battlefield.width, battlefield.height)
+
+        def deploy(side: Side, count: int) -> list[tuple[float, float]]:
+            return _deploy_in(battlefield, zones, count, rng, options.base_radius)
+
+    battle = new_battle(
+        sc.force_specs(),
+        battlefield,
+        rng,
+        dice,
+        options,
+        rules=rules,
+        deploy=deploy if kind is not None else None,
+        require_both=kind is None,
+    )
+    _fixed_reps(battle, sc)
+    if kind is None:
+        advance(battle, dice)
+        return battle
+    battle.mission = {
+        "scenario": sc.name,
+        "kind": kind.value,
+        "exit_edges": {},
+        "recon": [],
+        "options": to_jsonable(sc.mission_options()),
+        "weather": to_jsonable(conditions.weather),
+        "night": conditions.night,
+        "attack_objective": None,
+        "np_objective": None,
+        "outcome": None,
+        "player_started": len(battle.mechs_of(PLAYER)),
+    }
+    ctx = Ctx(battle, dice, rules)
+    default = NpGroupState(posture=NP_DEFAULT_POSTURE[kind], own_edge="north", exit_edge="south")
+    start_np(
+        ctx,
+        side=ENEMY,
+        faction=sc.enemy.faction,
+        mission=NP_MISSION[kind],
+        morale=sc.enemy.campaign_morale,
+        player_morale=sc.player.campaign_morale,
+        player_faction=sc.player.faction,
+        default=default,
+        excluded_sections=list(NEAR_ROW) if kind is MissionType.DEFEND else [],
+    )
+    if kind is MissionType.DEFEND:
+        objective = sc.np_objective
+        if objective is None:
+            roll = roll_secret_objective(dice, _control(sc))
+            ctx.emit(npev.NpTableRolled("22.3.1", None, (roll.face,), None, roll.objective.value))
+            objective = AttackObjective(roll.objective.value)
+        battle.mission["np_objective"] = objective.value
+        state = dataclasses.replace(default, objective=NpObjective(objective.value))
+        ctx.emit(npev.NpGroupSet(-1, to_jsonable(state), "secret objective"))
+        battle.np["default"] = to_jsonable(state)  # type: ignore[index]
+    if kind is MissionType.ATTACK:
+        if sc.attack_objective is not None:
+            battle.mission["attack_objective"] = sc.attack_objective.value
+        else:
+            battle.frames.append({"kind": "objective"})
+    advance(battle, dice)
+    return battle
+
+
+def _control(sc: Scenario) -> Literal["controls", "contests", "no_campaign"]:
+    status = sc.np_status.value
+    if status == "controls":
+        return "controls"
+    return "contests" if status == "contests" else "no_campaign"
+
+
+def _fixed_reps(battle: Battle, sc: Scenario) -> None:
+    for side, setup in ((PLAYER, sc.player), (ENEMY, sc.enemy)):
+        if setup.reps is None:
+            continue
+        for mech, rep in zip(battle.mechs_of(side), setup.reps, strict=False):
+            mech.rep = rep
+            mech.pilot = dataclasses.replace(mech.pilot, rep=rep)
+
+
+def _deploy_in(
+    battlefield: object,
+    zones: tuple[tuple[float, float, float, float], ...],
+    count: int,
+    rng: np.random.Generator,
+    radius: float,
+) -> list[tuple[float, float]]:
+    """Random legal, non-overlapping points inside the deployment zones (ruling 28)."""
+    from wargym.rules.no_quarter.terrain import Battlefield, Body
+
+    assert isinstance(battlefield, Battlefield)
+    points: list[tuple[float, float]] = []
+    for _attempt in range(4000):
+        if len(points) == count:
+            break
+        x0, y0, x1, y1 = zones[int(rng.integers(len(zones)))]
+        p = (
+            float(rng.uniform(x0 + radius, x1 - radius)),
+            float(rng.uniform(max(y0, radius), max(y1, radius + 1e-3))),
+        )
+        blockers = [Body(-1 - i, q, radius) for i, q in enumerate(points)]
+        if path_problem(battlefield, [p, p], mover_id=-99, bodies=blockers, radius=radius) is None:
+            points.append((round(p[0], 3), round(p[1], 3)))
+    if len(points) < count:
+        raise ValueError(f"could not deploy {count} mechs in the mission's zone")
+    return points
+
+
+# -- the Attack objective decision (§22.2.1) ----------------------------------------------------
+def objective_step(ctx: Ctx, frame: Frame) -> None:
+    """Ask the attacker for its objective."""
+    ctx.ask(PLAYER, DecisionKind.CHOOSE_OBJECTIVE)
+
+
+def objective_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Action]:
+    """Destroy every enemy, or break through with 3/4 of the force (§22.2.1)."""
+    return [ChooseObjective(o.value) for o in AttackObjective]
+
+
+def objective_act(ctx: Ctx, frame: Frame, action: Action) -> None:
+    """Record the secret objective."""
+    assert isinstance(action, ChooseObjective) and ctx.battle.mission is not None
+    ctx.battle.mission["attack_objective"] = action.objective
+    ctx.pop(frame)
+
+
+OBJECTIVE = FunctionHandler(objective_step, objective_options, objective_act)
+
+
+# -- hooks --------------------------------------------------------------------------------------
+def on_activation_roll(ctx: Ctx, blue: int, red: int) -> None:
+    """Weather changes on the first doubles (§23.7)."""
+    mission = ctx.battle.mission
+    if mission is None:
+        return
+    state = from_jsonable(WeatherState, mission["weather"])
+    after = weather_after_activation(state, (blue, red))
+    if after != state:
+        bf = apply_weather(ctx.battle.battlefield, after, night=bool(mission["night"]))
+        ctx.emit(
+            npev.WeatherChanged((blue, red), to_jsonable(after), bf.night, bf.inclement_weather)
+        )
+
+
+def on_turn_rolled(ctx: Ctx, blue: int, red: int) -> None:
+    """Reinforcements when the activation dice total 7 (§23.8.3)."""
+    check_reinforcements(ctx, blue, red)
+
+
+def exit_options(battle: Battle, mech_id: int, allowance: float) -> list[Action]:
+    """A player mech within reach of an exit edge may leave the table (§22.0 rulings)."""
+    mission = battle.mission
+    if mission is None or battle.mechs[mech_id].side is not PLAYER:
+        return []
+    mech = battle.mechs[mech_id]
+    bf = battle.battlefield
+    options: list[Action] = []
+    for edge in PLAYER_EXITS[MissionType(mission["kind"])]:
+        target = (mech.pos[0], bf.height) if edge == "north" else (mech.pos[0], 0.0)
+        if distance(mech.pos, target) > allowance:
+            continue
+        others = [b for b in bodies(battle) if b.id != mech.id]
+        if (
+            path_problem(
+                bf,
+                [mech.pos, target],
+                mover_id=mech.id,
+                bodies=others,
+                radius=battle.options.base_radius,
+                allow_off_table=True,
+            )
+            is None
+        ):
+            options.append(ExitTable(mech.id, edge))
+    return options
+
+
+def exit_table(ctx: Ctx, mech_id: int, edge: str) -> None:
+    """Leave the table voluntarily: not a casualty, no Mech Down (§22.0 rulings)."""
+    battle = ctx.battle
+    mech = battle.mechs[mech_id]
+    target = (mech.pos[0], battle.battlefield.height if edge == "north" else 0.0)
+    inches = distance(mech.pos, target)
+    ctx.emit(
+        ev.MechMoved(
+            mech.id, (mech.pos, target), 90.0 if edge == "north" else 270.0, inches, inches, "exit"
+        )
+    )
+    ctx.emit(ev.MechLeftTable(mech.id, edge))
+    ctx.emit(ev.MechRemoved(mech.id, Removal.LEFT_TABLE, mech.side, mech.mech_class))
+
+
+def withdraw_np(ctx: Ctx) -> None:
+    """Withdrawing NP mechs that reached their edge leave the table (§22.1.6 ruling)."""
+    battle = ctx.battle
+    np = battle.np
+    if np is None:
+        return
+    for mech in battle.mechs_of(Side(np["side"])):
+        state = np["groups"].get(str(mech.team))
+        if state is None or state.get("posture") != NpPosture.WITHDRAW.value:
+            continue
+        edge = state.get("own_edge", "north")
+        if reached_edge(battle.battlefield, mech.pos, edge):
+            ctx.emit(npev.MechWithdrew(mech.id, edge))
+            ctx.emit(ev.MechLeftTable(mech.id, edge))
+            ctx.emit(ev.MechRemoved(mech.id, Removal.LEFT_TABLE, mech.side, mech.mech_class))
+
+
+def progress_of(battle: Battle) -> MissionProgress:
+    """The mission's objective tally, computed from the battle (§22)."""
+    mission = battle.mission
+    assert mission is not None and battle.np is not None
+    edges = {int(k): v for k, v in mission["exit_edges"].items()}
+    player = tally_side(battle.mechs.values(), PLAYER, edges)
+    player = dataclasses.replace(player, started=int(mission["player_started"]))
+    enemy = tally_side(battle.mechs.values(), ENEMY, edges)
+    objective = mission["attack_objective"]
+    np_objective = mission["np_objective"]
+    return MissionProgress(
+        mission=MissionType(mission["kind"]),
+        turn=max(0, battle.turn - 1),
+        player=player,
+        enemy=enemy,
+        pefs_on_table=len(battle.np["pefs"]),
+        recon=frozenset(mission["recon"]),
+        reported_back=player.exited_south if set(mission["recon"]) else 0,
+        attack_objective=AttackObjective(objective) if objective else None,
+        np_objective=AttackObjective(np_objective) if np_objective else None,
+    )
+
+
+def note_recon(battle: Battle) -> None:
+    """Far sections a player mech has reached count as reconnoitred (Patrol, §22.1.1)."""
+    mission = battle.mission
+    if mission is None or mission["kind"] != MissionType.PATROL.value:
+        return
+    progress = MissionProgress(MissionType.PATROL, recon=frozenset(mission["recon"]))
+    for mech in battle.mechs_of(PLAYER):
+        progress = record_recon(
+            progress, mech.pos, battle.battlefield.width, battle.battlefield.height
+        )
+    mission["recon"] = sorted(progress.recon)
+
+
+def mission_over(ctx: Ctx, turn_limit_reached: bool = False) -> bool:
+    """Judge the mission; at its end log the outcome and end the battle (§22)."""
+    battle = ctx.battle
+    mission = battle.mission
+    if mission is None or battle.over:
+        return False
+    if mission["kind"] == MissionType.ATTACK.value and mission["attack_objective"] is None:
+        return False
+    note_recon(battle)
+    options = from_jsonable(MissionOptions, mission["options"])
+    progress = progress_of(battle)
+    if turn_limit_reached:  # the battle's turn limit ends the mission too (ruling D37)
+        progress = dataclasses.replace(progress, turn=battle.turn)
+        limit = min(options.turn_limit or battle.turn, battle.turn)
+        options = dataclasses.replace(options, turn_limit=max(1, limit))
+    outcome = evaluate_mission(progress, options)
+    if not outcome.over:
+        return False
+    ctx.emit(npev.MissionEnded(outcome.status.value, outcome.reason, battle.turn))
+    winner = {OutcomeStatus.SUCCESS: PLAYER, OutcomeStatus.FAILURE: ENEMY}.get(outcome.status)
+    ctx.emit(
+        ev.BattleEnded(winner, f"mission {outcome.status.value}: {outcome.reason}", battle.turn)
+    )
+    return True
+
+
+__all__ = [
+    "OBJECTIVE",
+    "Faction",
+    "exit_options",
+    "exit_table",
+    "mission_over",
+    "new_mission",
+    "on_activation_roll",
+    "on_turn_rolled",
+    "progress_of",
+    "withdraw_np",
+]
