@@ -9,6 +9,8 @@ defender's being a reaction decision) until a winner's damage roll passes at lea
 
 from __future__ import annotations
 
+import math
+
 from wargym.rules.dice import passed_dice, successes
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter.actions import Action, DecisionKind, DeclareMelee
@@ -16,7 +18,7 @@ from wargym.rules.no_quarter.consequences import critical_hit, queue_tests
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, nearest_frame
 from wargym.rules.no_quarter.flow_fire import fire_frame
-from wargym.rules.no_quarter.geometry import aspect, distance, heading_to, step_toward
+from wargym.rules.no_quarter.geometry import aspect, distance, heading_to
 from wargym.rules.no_quarter.melee import (
     ChargeOutcome,
     charge_outcome,
@@ -26,9 +28,9 @@ from wargym.rules.no_quarter.melee import (
     melee_dice,
     melee_hit_location,
 )
-from wargym.rules.no_quarter.perception import CHARGE_STAGE, in_cover_from
+from wargym.rules.no_quarter.perception import CHARGE_STAGE, bodies, in_cover_from
 from wargym.rules.no_quarter.state import Battle, Mech
-from wargym.rules.no_quarter.terrain import path_cost
+from wargym.rules.no_quarter.terrain import path_cost, path_problem
 from wargym.rules.no_quarter.vocab import Aspect, ItemType, Location, MeleeAttack, Status
 
 MAX_TIED_ROUNDS = 50
@@ -62,9 +64,9 @@ def charge_step(ctx: Ctx, frame: Frame) -> None:
         return
     if frame["stage"] == "declare":
         start = charger.pos
-        stage = step_toward(target.pos, charger.pos, CHARGE_STAGE)
-        if distance(charger.pos, target.pos) <= CHARGE_STAGE:
-            stage = charger.pos
+        stage = charger.pos
+        if distance(charger.pos, target.pos) > CHARGE_STAGE:
+            stage = _free_point(battle, charger, target, CHARGE_STAGE) or charger.pos
         side_on = aspect(target.pos, target.heading, start, stage)
         if stage != charger.pos:
             cost = path_cost(battle.battlefield, [charger.pos, stage])
@@ -86,7 +88,9 @@ def charge_step(ctx: Ctx, frame: Frame) -> None:
         ctx.pop(frame)
         if charger.prone or charger.speed <= 0:
             return  # the charge fails only if the target's fire stopped the charger
-        contact = step_toward(target.pos, charger.pos, 2 * battle.options.base_radius)
+        contact = _free_point(battle, charger, target, 2 * battle.options.base_radius)
+        if contact is None:
+            return  # no room beside the target: no contact (bases never overlap, D5)
         ctx.emit(
             ev.MechMoved(
                 charger.id,
@@ -98,6 +102,35 @@ def charge_step(ctx: Ctx, frame: Frame) -> None:
             )
         )
         ctx.push(melee_frame(charger.id, target.id, jump_attack=frame.get("jump", False)))
+
+
+def _free_point(
+    battle: Battle, charger: Mech, target: Mech, gap: float
+) -> tuple[float, float] | None:
+    """A free point ``gap`` from the target, reachable in a straight line (ruling D5).
+
+    Tried on the charger's line first, then turned around the target.
+    """
+    others = [b for b in bodies(battle) if b.id not in (charger.id, target.id)]
+    radius = battle.options.base_radius
+    base = heading_to(target.pos, charger.pos)
+    for turn in (0, 20, -20, 40, -40, 60, -60, 90, -90):
+        angle = math.radians(base + turn)
+        point = (target.pos[0] + gap * math.cos(angle), target.pos[1] + gap * math.sin(angle))
+        if point == charger.pos:
+            return point
+        if (
+            path_problem(
+                battle.battlefield,
+                [charger.pos, point],
+                mover_id=charger.id,
+                bodies=others,
+                radius=radius,
+            )
+            is None
+        ):
+            return point
+    return None
 
 
 def _charge_test(ctx: Ctx, frame: Frame, charger: Mech, target: Mech, side_on: Aspect) -> None:

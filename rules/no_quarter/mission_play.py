@@ -32,6 +32,7 @@ from wargym.rules.no_quarter.missions import (
     OutcomeStatus,
     deployment_zone,
     evaluate_mission,
+    recon_complete,
     record_recon,
     tally_side,
 )
@@ -267,6 +268,13 @@ def exit_table(ctx: Ctx, mech_id: int, edge: str) -> None:
             mech.id, (mech.pos, target), 90.0 if edge == "north" else 270.0, inches, inches, "exit"
         )
     )
+    mission = battle.mission
+    if mission is not None and mission["kind"] == MissionType.PATROL.value and edge == "south":
+        note_recon(battle)
+        complete = recon_complete(
+            MissionProgress(MissionType.PATROL, recon=frozenset(mission["recon"]))
+        )
+        mission["reported_back"] = int(mission.get("reported_back", 0)) + int(complete)
     ctx.emit(ev.MechLeftTable(mech.id, edge))
     ctx.emit(ev.MechRemoved(mech.id, Removal.LEFT_TABLE, mech.side, mech.mech_class))
 
@@ -305,7 +313,7 @@ def progress_of(battle: Battle) -> MissionProgress:
         enemy=enemy,
         pefs_on_table=len(battle.np["pefs"]),
         recon=frozenset(mission["recon"]),
-        reported_back=player.exited_south if set(mission["recon"]) else 0,
+        reported_back=int(mission.get("reported_back", 0)),
         attack_objective=AttackObjective(objective) if objective else None,
         np_objective=AttackObjective(np_objective) if np_objective else None,
     )
