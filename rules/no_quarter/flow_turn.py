@@ -35,6 +35,8 @@ def turn_step(ctx: Ctx, frame: Frame) -> None:
     battle = ctx.battle
     if frame.get("stage") == "done":
         ctx.pop(frame)
+        if battle.mission is not None:
+            mission_over(ctx, end_of_turn=True)  # some objectives are judged at turn end (§27.8)
         return
     if battle.turn >= battle.options.max_turns:
         if battle.mission is None or not mission_over(ctx, turn_limit_reached=True):

@@ -10,15 +10,23 @@ reinforcements on a total of 7), player exits, NP withdrawals and the end of the
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
 import numpy as np
 
 from wargym.rules.dice import Dice
+from wargym.rules.no_quarter import cestus_play
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter import np_events as npev
 from wargym.rules.no_quarter.actions import Action, ChooseObjective, DecisionKind, ExitTable
+from wargym.rules.no_quarter.cestus_v import (
+    building_pef_excluded_sections,
+    deployment_zones,
+    mission_for_scenario,
+)
+from wargym.rules.no_quarter.cestus_v_rolls import np_group_default, pef_entry_points
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.enemy import NpGroupState, NpObjective, NpPosture, reached_edge
 from wargym.rules.no_quarter.enemy import secret_objective as roll_secret_objective
@@ -68,11 +76,22 @@ PLAYER_EXITS = {
 """Edges a player mech may leave by of its own will (report back, break through)."""
 
 
-def new_mission(scenario: Scenario | str | Path, rng: np.random.Generator, dice: Dice) -> Battle:
-    """Set up a mission (or a skirmish) from a scenario and run it to the first decision."""
+def new_mission(
+    scenario: Scenario | str | Path,
+    rng: np.random.Generator,
+    dice: Dice,
+    *,
+    prepare: Callable[[Battle], None] | None = None,
+) -> Battle:
+    """Set up a mission (or a skirmish) from a scenario and run it to the first decision.
+
+    ``prepare(battle)`` runs once the forces are deployed and before any rule is played (a
+    campaign writes its company's carried damage there).
+    """
     from wargym.rules.no_quarter.game import advance  # the game sequences set-up, not vice versa
 
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
+    cestus = mission_for_scenario(sc.name)
     rules = sc.rules()
     conditions = sc.roll_conditions(dice)
     battlefield = sc.battlefield(dice, conditions)
@@ -81,6 +100,8 @@ def new_mission(scenario: Scenario | str | Path, rng: np.random.Generator, dice:
     deploy = None
     if kind is not None:
         zones = deployment_zone(kind, battlefield.width, battlefield.height)
+        if cestus is not None:
+            zones = deployment_zones(cestus)
 
         def deploy(side: Side, count: int) -> list[tuple[float, float]]:
             return _deploy_in(battlefield, zones, count, rng, options.base_radius)
@@ -96,9 +117,13 @@ def new_mission(scenario: Scenario | str | Path, rng: np.random.Generator, dice:
         require_both=kind is None,
     )
     _fixed_reps(battle, sc)
+    if prepare is not None:
+        prepare(battle)
     if kind is None:
         advance(battle, dice)
         return battle
+    if cestus is not None:
+        battle.home_edges = {PLAYER: cestus.home_edge, ENEMY: cestus.np_home_edge}
     battle.mission = {
         "scenario": sc.name,
         "kind": kind.value,
@@ -111,9 +136,18 @@ def new_mission(scenario: Scenario | str | Path, rng: np.random.Generator, dice:
         "np_objective": None,
         "outcome": None,
         "player_started": len(battle.mechs_of(PLAYER)),
+        **(cestus_play.start_state(cestus) if cestus is not None else {}),
     }
     ctx = Ctx(battle, dice, rules)
     default = NpGroupState(posture=NP_DEFAULT_POSTURE[kind], own_edge="north", exit_edge="south")
+    excluded = list(NEAR_ROW) if kind is MissionType.DEFEND else []
+    standard_pefs = True
+    if cestus is not None:
+        rolled_later = kind is MissionType.DEFEND and sc.np_objective is None
+        if not rolled_later:  # otherwise set once the objective is rolled, below
+            default = np_group_default(cestus, sc.np_objective)
+        excluded = list(building_pef_excluded_sections(cestus))
+        standard_pefs = cestus.pef_placement.kind == "standard"
     start_np(
         ctx,
         side=ENEMY,
@@ -123,8 +157,12 @@ def new_mission(scenario: Scenario | str | Path, rng: np.random.Generator, dice:
         player_morale=sc.player.campaign_morale,
         player_faction=sc.player.faction,
         default=default,
-        excluded_sections=list(NEAR_ROW) if kind is MissionType.DEFEND else [],
+        excluded_sections=excluded,
+        pefs=standard_pefs,
     )
+    if not standard_pefs and cestus is not None:  # Missions 6-8 place their own (§27.8)
+        for i, (face, section, point) in enumerate(pef_entry_points(cestus, dice)):
+            ctx.emit(npev.PefPlaced(i, point, face or None, section, False, None))
     if kind is MissionType.DEFEND:
         objective = sc.np_objective
         if objective is None:
@@ -132,6 +170,8 @@ def new_mission(scenario: Scenario | str | Path, rng: np.random.Generator, dice:
             ctx.emit(npev.NpTableRolled("22.3.1", None, (roll.face,), None, roll.objective.value))
             objective = AttackObjective(roll.objective.value)
         battle.mission["np_objective"] = objective.value
+        if cestus is not None:
+            default = np_group_default(cestus, objective)
         state = dataclasses.replace(default, objective=NpObjective(objective.value))
         ctx.emit(npev.NpGroupSet(-1, to_jsonable(state), "secret objective"))
         battle.np["default"] = to_jsonable(state)  # type: ignore[index]
@@ -237,8 +277,11 @@ def exit_options(battle: Battle, mech_id: int, allowance: float) -> list[Action]
     mech = battle.mechs[mech_id]
     bf = battle.battlefield
     options: list[Action] = []
-    for edge in PLAYER_EXITS[MissionType(mission["kind"])]:
-        target = (mech.pos[0], bf.height) if edge == "north" else (mech.pos[0], 0.0)
+    edges = cestus_play.exit_edges(battle)
+    if edges is None:
+        edges = PLAYER_EXITS[MissionType(mission["kind"])]
+    for edge in edges:
+        target = _edge_target(battle, mech.pos, edge)
         if distance(mech.pos, target) > allowance:
             continue
         others = [b for b in bodies(battle) if b.id != mech.id]
@@ -257,17 +300,25 @@ def exit_options(battle: Battle, mech_id: int, allowance: float) -> list[Action]
     return options
 
 
+def _edge_target(battle: Battle, pos: tuple[float, float], edge: str) -> tuple[float, float]:
+    bf = battle.battlefield
+    return {
+        "north": (pos[0], bf.height),
+        "south": (pos[0], 0.0),
+        "east": (bf.width, pos[1]),
+        "west": (0.0, pos[1]),
+    }[edge]
+
+
 def exit_table(ctx: Ctx, mech_id: int, edge: str) -> None:
     """Leave the table voluntarily: not a casualty, no Mech Down (§22.0 rulings)."""
     battle = ctx.battle
     mech = battle.mechs[mech_id]
-    target = (mech.pos[0], battle.battlefield.height if edge == "north" else 0.0)
+    target = _edge_target(battle, mech.pos, edge)
     inches = distance(mech.pos, target)
-    ctx.emit(
-        ev.MechMoved(
-            mech.id, (mech.pos, target), 90.0 if edge == "north" else 270.0, inches, inches, "exit"
-        )
-    )
+    heading = {"north": 90.0, "south": 270.0, "east": 0.0, "west": 180.0}[edge]
+    cestus_play.note_exit(battle, mech.pos, edge, player=True)
+    ctx.emit(ev.MechMoved(mech.id, (mech.pos, target), heading, inches, inches, "exit"))
     mission = battle.mission
     if mission is not None and mission["kind"] == MissionType.PATROL.value and edge == "south":
         note_recon(battle)
@@ -291,6 +342,7 @@ def withdraw_np(ctx: Ctx) -> None:
             continue
         edge = state.get("own_edge", "north")
         if reached_edge(battle.battlefield, mech.pos, edge):
+            cestus_play.note_exit(battle, mech.pos, edge, player=False)
             ctx.emit(npev.MechWithdrew(mech.id, edge))
             ctx.emit(ev.MechLeftTable(mech.id, edge))
             ctx.emit(ev.MechRemoved(mech.id, Removal.LEFT_TABLE, mech.side, mech.mech_class))
@@ -332,7 +384,7 @@ def note_recon(battle: Battle) -> None:
     mission["recon"] = sorted(progress.recon)
 
 
-def mission_over(ctx: Ctx, turn_limit_reached: bool = False) -> bool:
+def mission_over(ctx: Ctx, turn_limit_reached: bool = False, end_of_turn: bool = False) -> bool:
     """Judge the mission; at its end log the outcome and end the battle (§22)."""
     battle = ctx.battle
     mission = battle.mission
@@ -347,7 +399,8 @@ def mission_over(ctx: Ctx, turn_limit_reached: bool = False) -> bool:
         progress = dataclasses.replace(progress, turn=battle.turn)
         limit = min(options.turn_limit or battle.turn, battle.turn)
         options = dataclasses.replace(options, turn_limit=max(1, limit))
-    outcome = evaluate_mission(progress, options)
+    cestus = cestus_play.evaluate(battle, progress, options.turn_limit, end_of_turn)
+    outcome = cestus if cestus is not None else evaluate_mission(progress, options)
     if not outcome.over:
         return False
     ctx.emit(npev.MissionEnded(outcome.status.value, outcome.reason, battle.turn))

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from wargym.rules.dice import Dice
+from wargym.rules.no_quarter import cestus_play
 from wargym.rules.no_quarter import np_events as npev
 from wargym.rules.no_quarter.actions import Action
 from wargym.rules.no_quarter.data import load_rules
@@ -202,6 +203,8 @@ def check_pefs(ctx: Ctx) -> None:
     np = battle.np
     assert np is not None
     np["check_due"] = False
+    cestus_play.note_moves(battle)
+    cestus_play.troll_check(ctx)
     side = Side(np["side"])
     spotters = spotters_of(battle, side.other)
     for trigger in building_pef_triggers(
@@ -228,13 +231,15 @@ def resolve_contact(ctx: Ctx, marker: PefMarker, triggering: list[int], *, np_mo
     side = Side(np["side"])
     fielded = np["player_mechs_fielded"]
     platoon = load_rules().formation_size(Faction(np["player_faction"]), "platoon")
+    deltas = cestus_play.contact_deltas(battle)  # Cestus V: the mission's own table, no scaling
     res = resolve_pef(
         ctx.dice,
         triggering=len(triggering),
         last_pef=len(np["pefs"]) == 1,
         contact_so_far=bool(np["contact_so_far"]),
         keep_lowest_two=bool(np["keep_lowest_two"]),
-        multiplier=contact_multiplier(fielded // platoon),
+        multiplier=1 if deltas is not None else contact_multiplier(fielded // platoon),
+        contact_deltas=deltas,
     )
     ctx.emit(
         npev.PefResolved(
@@ -252,9 +257,15 @@ def resolve_contact(ctx: Ctx, marker: PefMarker, triggering: list[int], *, np_mo
     )
     if res.result != "contact" or res.enemies <= 0:
         return
-    force = np_enemy_mechs(
-        res.enemies, Faction(np["faction"]), ctx.dice, enemy_cm=np["morale"], mission=np["mission"]
-    )
+    force = cestus_play.np_force(battle, res.enemies, Faction(np["faction"]), ctx.dice)
+    if force is None:
+        force = np_enemy_mechs(
+            res.enemies,
+            Faction(np["faction"]),
+            ctx.dice,
+            enemy_cm=np["morale"],
+            mission=_mission_kind(np["mission"]),
+        )
     nearest = min((battle.mechs[i] for i in triggering), key=lambda m: distance(m.pos, marker.pos))
     team = _arrive(ctx, side, force, marker.pos, nearest.pos, "contact")
     _new_group_posture(ctx, team)
@@ -269,6 +280,19 @@ def resolve_contact(ctx: Ctx, marker: PefMarker, triggering: list[int], *, np_mo
         )
     if groups:
         ctx.push(insight_frame(mover.id, mover.side, groups))
+
+
+def arrive_force(
+    ctx: Ctx, side: Side, force: NpEnemyForce, pos: tuple[float, float], heading: float, reason: str
+) -> int:
+    """Place a force with its leader at ``pos`` facing ``heading`` (The Troll, §27.8)."""
+    ahead = (pos[0] + math.cos(math.radians(heading)), pos[1] + math.sin(math.radians(heading)))
+    behind = (2 * pos[0] - ahead[0], 2 * pos[1] - ahead[1])
+    spots = [pos] + _spots(ctx.battle, pos, behind, len(force.mechs))[1:]
+    team = _arrive(ctx, side, force, pos, ahead, reason, positions=spots)
+    assert ctx.battle.np is not None
+    ctx.emit(npev.NpGroupSet(team, dict(ctx.battle.np["default"]), reason))
+    return team
 
 
 def _leader_id(battle: Battle, team: int) -> int:
@@ -403,7 +427,11 @@ def check_reinforcements(ctx: Ctx, blue: int, red: int) -> None:
     if size is None or count <= 0:
         return
     mission: MissionKind = _mission_kind(np["mission"] if is_np else _player_mission(np["mission"]))
-    force = reinforcement_force(size, faction, ctx.dice, campaign_morale=morale, mission=mission)
+    force = cestus_play.np_force(battle, size.mechs, faction, ctx.dice, "np" if is_np else "player")
+    if force is None:
+        force = reinforcement_force(
+            size, faction, ctx.dice, campaign_morale=morale, mission=mission
+        )
     entry = reinforcement_entry(
         ctx.dice,
         home_edge=battle.home_edges.get(side, "north"),

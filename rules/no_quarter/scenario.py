@@ -158,6 +158,8 @@ class Scenario:
     """Fixed terrain; None generates it (§19.2)."""
     options: ScenarioOptions = field(default_factory=ScenarioOptions)
     source: str = ""
+    force_limit: int | None = None
+    """The player's force limit when a campaign mission sets its own (Cestus V: the Company)."""
     """Where it was loaded from (not part of :meth:`to_dict`)."""
 
     @property
@@ -366,7 +368,7 @@ def _check_forces(root: Node, sc: Scenario, rules: NoQuarterRules) -> None:
         return
     if sc.enemy.mechs:
         raise root["enemy"]["mechs"].fail("in a mission the enemy comes from PEFs (§22.2.2)")
-    limit = player_force_limit(sc.mission, sc.player.faction)
+    limit = sc.force_limit or player_force_limit(sc.mission, sc.player.faction)
     if len(sc.player.mechs) > limit:
         spec = mission_spec(sc.mission)
         raise root["player"]["mechs"].fail(
@@ -378,7 +380,7 @@ def parse_scenario(root: Node) -> Scenario:
     """Build a :class:`Scenario` from a YAML document node; errors name file and field."""
     required = {"name", "mission", "player", "enemy"}
     optional = {"description", "custom_mechs", "np_status", "attack_objective", "np_objective"}
-    optional |= {"turn_limit", "conditions", "table", "terrain", "options"}
+    optional |= {"turn_limit", "conditions", "table", "terrain", "options", "force_limit"}
     root.keys_exactly(required, optional)
     kind = root["mission"].as_str(KINDS)
     options = _options(root.get("options"))
@@ -418,6 +420,7 @@ def parse_scenario(root: Node) -> Scenario:
         except StateError as error:
             raise TableError(f"{root.source}: {error}") from error
     limit_node = root.get("turn_limit")
+    force_node = root.get("force_limit")
     scenario = Scenario(
         name=root["name"].as_str(),
         kind=kind,
@@ -437,6 +440,9 @@ def parse_scenario(root: Node) -> Scenario:
         features=features,
         options=options,
         source=root.source,
+        force_limit=None
+        if force_node is None or force_node.value is None
+        else force_node.as_int(1),
     )
     _check_forces(root, scenario, scenario.rules())
     return scenario

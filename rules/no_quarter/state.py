@@ -347,6 +347,7 @@ class Battle:
                 f"battle format version {version!r}; this engine reads {STATE_VERSION}"
             )
         battle: Battle = from_jsonable(cls, data, where="battle")
+        battle.mechs = dict(sorted(battle.mechs.items()))  # JSON may have reordered the keys
         for key, mech in battle.mechs.items():
             if key != mech.id:
                 raise StateError(f"battle.mechs.{key}: id field says {mech.id}")

@@ -1,0 +1,174 @@
+"""Cestus V missions in play: the hooks that make a mission more than a generic §22 one (§27).
+
+:mod:`wargym.rules.no_quarter.mission_play` calls these when ``battle.mission["cestus"]``
+holds a mission number: deployment and home edges, the opening PEFs of Missions 6-8, the
+mission's own PEF Resolution and Enemy/Star Army Force tables, The Troll (Mission 2), the
+exits that count, the bridge and village counters, and the Cestus V objective evaluation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wargym.rules.dice import Dice
+from wargym.rules.no_quarter import np_events as npev
+from wargym.rules.no_quarter.cestus_v import (
+    CestusMission,
+    CestusOptions,
+    CestusProgress,
+    bridgehead_counts,
+    campaign_definition,
+    cestus_evaluate,
+    counts_as_objective_exit,
+    is_forbidden_exit,
+    on_bridge,
+    player_exit_edges,
+    village_checked,
+)
+from wargym.rules.no_quarter.cestus_v_records import TrollPlacement
+from wargym.rules.no_quarter.cestus_v_rolls import (
+    cestus_force,
+    force_table,
+    pef_contact_deltas,
+    roll_troll,
+    troll_force,
+    troll_position,
+)
+from wargym.rules.no_quarter.flow import Ctx
+from wargym.rules.no_quarter.missions import MissionProgress, Outcome
+from wargym.rules.no_quarter.pef_tables import NpEnemyForce
+from wargym.rules.no_quarter.sight import sight
+from wargym.rules.no_quarter.state import Battle
+from wargym.rules.no_quarter.vocab import Faction, Side
+
+
+def cestus_of(battle: Battle) -> CestusMission | None:
+    """The Cestus V mission being played, if any."""
+    mission = battle.mission
+    if mission is None or not mission.get("cestus"):
+        return None
+    return campaign_definition().mission(int(mission["cestus"]))
+
+
+def contact_deltas(battle: Battle) -> dict[int, int] | None:
+    """The mission's own PEF Resolution table (§27.8), or None for the generic one."""
+    mission = cestus_of(battle)
+    return None if mission is None else dict(pef_contact_deltas(mission))
+
+
+def np_force(
+    battle: Battle, count: int, faction: Faction, dice: Dice, role: str = "np"
+) -> NpEnemyForce | None:
+    """What arrives, from the mission's Enemy / Star Army Force table (§27.6)."""
+    mission = cestus_of(battle)
+    if mission is None:
+        return None
+    table = force_table(mission, "np" if role == "np" else "player")
+    return cestus_force(count, faction, dice, table)
+
+
+def exit_edges(battle: Battle) -> tuple[str, ...] | None:
+    """Edges a player mech may leave by now (§27.8), or None for the generic rule."""
+    mission = cestus_of(battle)
+    return None if mission is None else player_exit_edges(mission, battle.turn)
+
+
+def note_exit(battle: Battle, pos: tuple[float, float], edge: str, player: bool) -> None:
+    """Count objective exits of the player and forbidden exits of the NP side (§27.8)."""
+    mission = cestus_of(battle)
+    if mission is None or battle.mission is None:
+        return
+    if player and counts_as_objective_exit(mission, pos, edge, battle.turn):
+        battle.mission["objective_exits"] = int(battle.mission.get("objective_exits", 0)) + 1
+    if not player and is_forbidden_exit(mission, pos, edge):
+        key = "enemy_forbidden_exits"
+        battle.mission[key] = int(battle.mission.get(key, 0)) + 1
+
+
+def note_moves(battle: Battle) -> None:
+    """Mission 8: player mechs that stood on the bridge count for the far bank (§27.8)."""
+    mission = cestus_of(battle)
+    if mission is None or battle.mission is None or not mission.objective.bridge:
+        return
+    crossed = set(battle.mission.get("crossed", []))
+    for mech in battle.mechs_of(Side.BLUE):
+        if on_bridge(mission, mech.pos):
+            crossed.add(mech.id)
+    battle.mission["crossed"] = sorted(crossed)
+
+
+def troll_check(ctx: Ctx) -> None:
+    """Mission 2: the first player LOS to the bridge rolls for The Troll (§27.8, 2.0.6)."""
+    battle = ctx.battle
+    mission = cestus_of(battle)
+    if mission is None or mission.special.troll is None or battle.mission is None:
+        return
+    state = battle.mission.setdefault("troll", {"done": False})
+    if state["done"]:
+        return
+    rule = mission.special.troll
+    bx0, by0, bx1, by1 = mission.feature(rule.bridge).rect
+    targets = [((bx0 + bx1) / 2, (by0 + by1) / 2), (bx0, by0), (bx1, by1), (bx0, by1), (bx1, by0)]
+    seen = any(
+        sight(
+            battle.battlefield,
+            mech.pos,
+            point,
+            observer_id=mech.id,
+            observer_has_ews=mech.has_functioning_ews,
+        ).visible
+        for mech in battle.mechs_of(Side.BLUE)
+        for point in targets
+    )
+    if not seen:
+        return
+    result = roll_troll(mission, ctx.dice)
+    ctx.emit(npev.NpTableRolled("troll", None, (result.face,), None, result.placement.value))
+    if result.placement is TrollPlacement.NONE:
+        return  # test again at the next player activation (2.0.6)
+    state["done"] = True
+    np = battle.np
+    assert np is not None
+    from wargym.rules.no_quarter.np_flow import arrive_force
+
+    pos, heading = troll_position(mission, result.placement)
+    force = troll_force(mission, Faction(np["faction"]), ctx.dice)
+    arrive_force(ctx, Side(np["side"]), force, pos, heading, "troll")
+    np["contact_so_far"] = True
+
+
+def evaluate(
+    battle: Battle, progress: MissionProgress, turn_limit: int | None, end_of_turn: bool
+) -> Outcome | None:
+    """The Cestus V objective evaluation, or None when not a Cestus mission (§27.8)."""
+    mission = cestus_of(battle)
+    if mission is None or battle.mission is None or battle.np is None:
+        return None
+    data = battle.mission
+    players = [(m.id, m.pos) for m in battle.mechs_of(Side.BLUE)]
+    enemies = [m.pos for m in battle.mechs_of(Side.RED)]
+    pefs = [(p["pos"][0], p["pos"][1]) for p in battle.np["pefs"]]
+    counts = bridgehead_counts(mission, players, enemies, pefs, data.get("crossed", []))
+    cestus = CestusProgress.from_mission_progress(
+        progress,
+        mission.number,
+        end_of_turn=end_of_turn,
+        objective_exits=int(data.get("objective_exits", 0)),
+        enemy_forbidden_exits=int(data.get("enemy_forbidden_exits", 0)),
+        enemy_near_objective=counts.enemy_near_objective,
+        pefs_near_objective=counts.pefs_near_objective,
+        player_at_objective=counts.player_at_objective,
+        village_checked=village_checked(mission, battle.np["used_buildings"]),
+    )
+    return cestus_evaluate(mission, cestus, CestusOptions(turn_limit=turn_limit))
+
+
+def start_state(mission: CestusMission) -> dict[str, Any]:
+    """The Cestus V counters kept in ``battle.mission``."""
+    return {
+        "cestus": mission.number,
+        "objective_exits": 0,
+        "enemy_forbidden_exits": 0,
+        "crossed": [],
+        "troll": {"done": False},
+    }
