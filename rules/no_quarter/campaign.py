@@ -56,6 +56,14 @@ class MissionSlot:
 
 @cache
 def _scenario(name: str) -> Scenario:
+    if name.startswith("cestus_v:"):  # a Cestus V mission by number (§27.8)
+        from wargym.rules.no_quarter.cestus_v import campaign_definition
+
+        try:
+            number = int(name.split(":", 1)[1])
+        except ValueError as error:
+            raise TableError(f"{name!r}: expected cestus_v:<mission number>") from error
+        return campaign_definition().mission(number).scenario("gaea_prime")
     return load_scenario(name)
 
 

@@ -187,7 +187,7 @@ def force_limit(campaign: Campaign, slot: MissionSlot) -> int:
     """Most Company Mechs the mission takes: the slot's limit or the mission type's (§22)."""
     kind = slot.load().mission
     assert kind is not None
-    return slot.force_limit or player_force_limit(kind, campaign.player)
+    return slot.force_limit or slot.load().force_limit or player_force_limit(kind, campaign.player)
 
 
 def apply_company(battle: Battle, tracker: MissionTracker, campaign: Campaign) -> bool:
@@ -348,15 +348,19 @@ class CampaignGame:
         order = stars + [m for m in self.selected if m not in stars]
         mechs = [c.mech(i) for i in order]
         scenario = mission_scenario(c, slot, mechs)
-        battle = new_mission(scenario, self.rng, dice)
         pilots = [m.pilot for m in mechs if m.pilot is not None]
-        blue = sorted(m.id for m in battle.mechs.values() if m.side is Side.BLUE)[: len(mechs)]
-        self.tracker = MissionTracker(
-            c.mission_number, slot.name, slot.scenario, scenario.kind,
-            dict(zip(blue, order, strict=True)), dict(zip(blue, pilots, strict=True)),
-            {b: c.pilot(p).rep for b, p in zip(blue, pilots, strict=True)},
-        )  # fmt: skip
-        self.tracker.applied_before_play = apply_company(battle, self.tracker, c)
+
+        def prepare(battle: Battle) -> None:  # carried damage goes in before any rule acts
+            blue = sorted(m.id for m in battle.mechs.values() if m.side is Side.BLUE)[: len(mechs)]
+            self.tracker = MissionTracker(
+                c.mission_number, slot.name, slot.scenario, scenario.kind,
+                dict(zip(blue, order, strict=True)), dict(zip(blue, pilots, strict=True)),
+                {b: c.pilot(p).rep for b, p in zip(blue, pilots, strict=True)},
+            )  # fmt: skip
+            self.tracker.applied_before_play = apply_company(battle, self.tracker, c)
+
+        battle = new_mission(scenario, self.rng, dice, prepare=prepare)
+        assert self.tracker is not None
         self.battle, self.stage, self.selected = battle, "battle", []
         return cev.MissionLaunched(
             c.mission_number, slot.name, slot.scenario, scenario.kind, tuple(order),

@@ -212,7 +212,7 @@ def _deploy_in(
 
     assert isinstance(battlefield, Battlefield)
     points: list[tuple[float, float]] = []
-    for _attempt in range(4000):
+    for _attempt in range(60 * count):
         if len(points) == count:
             break
         x0, y0, x1, y1 = zones[int(rng.integers(len(zones)))]
@@ -223,9 +223,44 @@ def _deploy_in(
         blockers = [Body(-1 - i, q, radius) for i, q in enumerate(points)]
         if path_problem(battlefield, [p, p], mover_id=-99, bodies=blockers, radius=radius) is None:
             points.append((round(p[0], 3), round(p[1], 3)))
-    if len(points) < count:
-        raise ValueError(f"could not deploy {count} mechs in the mission's zone")
+    if len(points) < count:  # crowded: pack the zone row by row instead
+        return _lattice_fill(battlefield, zones, count, radius)
     return points
+
+
+def _lattice_fill(
+    battlefield: object,
+    zones: tuple[tuple[float, float, float, float], ...],
+    count: int,
+    radius: float,
+) -> list[tuple[float, float]]:
+    """Pack a crowded zone row by row; big forces queue up to 5" deeper (ruling 28)."""
+    from wargym.rules.no_quarter.terrain import Battlefield, Body
+
+    assert isinstance(battlefield, Battlefield)
+    points: list[tuple[float, float]] = []
+    spacing = 2 * radius + 0.01
+    for extra in range(6):
+        for x0, y0, x1, y1 in zones:
+            north = y0 > battlefield.height / 2  # a zone on the north edge grows southwards
+            y = y1 - radius - extra if north else y0 + radius + extra
+            x = x0 + radius
+            while x <= x1 - radius + 1e-9 and len(points) < count:
+                p = (round(x, 3), round(y, 3))
+                blockers = [Body(-1 - i, q, radius) for i, q in enumerate(points)]
+                inside = radius <= y <= battlefield.height - radius
+                if (
+                    inside
+                    and path_problem(
+                        battlefield, [p, p], mover_id=-99, bodies=blockers, radius=radius
+                    )
+                    is None
+                ):
+                    points.append(p)
+                x += spacing
+        if len(points) >= count:
+            return points
+    raise ValueError(f"could not deploy {count} mechs in the mission's zone")
 
 
 # -- the Attack objective decision (§22.2.1) ----------------------------------------------------

@@ -96,6 +96,11 @@ def _write_atomic(path: str, text: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``wargym`` command."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["campaign"]:  # wargym campaign start|continue|inspect|save ...
+        from wargym.campaign_cli import main as campaign_main
+
+        return campaign_main(args_list[1:])
     parser = argparse.ArgumentParser(prog="wargym", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play a full No Quarter battle and summarise it")
@@ -105,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo.add_argument("--mechs", type=int, default=3, help="mechs per side")
     demo.add_argument("--max-turns", type=int, default=20)
     demo.add_argument("--log", help="write the event log as JSON to this file")
-    args = parser.parse_args(argv)
+    sub.add_parser("campaign", help="start, continue, inspect or save a campaign (see --help)")
+    args = parser.parse_args(args_list)
     if args.command == "demo":
         return _demo(args)
     return 2
