@@ -66,9 +66,28 @@ def legal_actions(battle: Battle) -> list[Action]:
     if cached is not None and cached[0] == battle.decision:
         return list(cached[1])
     frame = battle.frames[-1]
-    options = HANDLERS[frame["kind"]].options(battle, rules_of(battle), frame)
+    options = _distinct(HANDLERS[frame["kind"]].options(battle, rules_of(battle), frame))
     battle.options_cache = (battle.decision, tuple(options))
     return options
+
+
+NEAR = 0.02
+"""Move destinations closer than this (inches) are one option (terrain can shorten two)."""
+
+
+def _distinct(options: list[Action]) -> list[Action]:
+    """Drop repeated options and moves to (almost) the same point, keeping the first."""
+    kept: list[Action] = []
+    points: dict[tuple[int, bool, bool], list[tuple[float, float]]] = {}
+    for option in dict.fromkeys(options):
+        if isinstance(option, Move):
+            near = points.setdefault((option.mech, option.reverse, option.jump), [])
+            x, y = option.to
+            if any(abs(x - px) < NEAR and abs(y - py) < NEAR for px, py in near):
+                continue
+            near.append(option.to)
+        kept.append(option)
+    return kept
 
 
 def check_legal(battle: Battle, action: Action) -> None:
