@@ -18,7 +18,8 @@ Naming and versioning (as Pgx does):
 
 * Gymnasium ids are ``wargym/<System>-<Scenario>-vN``: ``<System>`` is the game in CamelCase,
   ``<Scenario>`` the kind of play the id offers (``Duel``: one side against a scripted
-  opponent). Other set-ups of the same env (fleets, squadrons, ...) are keyword arguments of
+  opponent; ``Skirmish``, ``Patrol``, ``Attack``, ``Defend``: No Quarter against the rules'
+  non-player side). Other set-ups of the same env (fleets, squadrons, ...) are keyword arguments of
   ``make`` (``scenario="fleet"``), not new ids.
 * PettingZoo names are ``<system>_vN`` (snake case); :data:`PETTINGZOO_ENVS` maps each to the
   module whose ``env(**kwargs)`` (AEC) and ``parallel_env(**kwargs)`` (Parallel) build it.
@@ -74,7 +75,12 @@ PETTINGZOO_ENVS: dict[str, str] = {
     "pentagon_war_v0": "wargym.envs.pentagon_war.aec",
     "starship_combat_v0": "wargym.envs.starship_combat.aec",
 }
-"""PettingZoo name -> module exposing ``env(**kwargs)`` (AEC) and ``parallel_env(**kwargs)``."""
+"""PettingZoo name -> module exposing ``env(**kwargs)`` (AEC) and ``parallel_env(**kwargs)``;
+also collects each system's ``PETTINGZOO_MODULES`` (``no_quarter_v0``)."""
+for _system in SYSTEMS:
+    PETTINGZOO_ENVS.update(
+        getattr(importlib.import_module(f"{__name__}.{_system}"), "PETTINGZOO_MODULES", {})
+    )
 
 
 def register_envs() -> list[str]:

@@ -3,18 +3,25 @@
 * ``wargym/NoQuarter-Skirmish-v0``
   (:class:`~wargym.envs.no_quarter.solo.NoQuarterSkirmishEnv`): the agent commands blue
   against the rules' non-player AI (or any agent object) in a skirmish without PEFs.
+* ``wargym/NoQuarter-Patrol-v0``, ``wargym/NoQuarter-Attack-v0``,
+  ``wargym/NoQuarter-Defend-v0`` (:mod:`.mission`): the agent plays a mission (§22) of a
+  scenario file against the rules' NP side (PEFs, NP tactics, reinforcements, weather).
 * PettingZoo ``no_quarter_v0``: :func:`wargym.envs.no_quarter.aec.env` (AEC: the side at the
   current decision point acts, reactions included) and
   :func:`wargym.envs.no_quarter.aec.parallel_env` (Parallel: the other side waits).
 
 Building blocks: :mod:`.codec` (the flat action space "nq-act-v1"), :mod:`.encoding` (the
-observation "nq-obs-v1" and the event filter of the fog of war); docs/encodings.md.
+observation "nq-obs-v1" and the event filter of the fog of war), :mod:`.mission_encoding`
+(the mission observation "nq-obs-v2"); docs/encodings.md.
 
 ``GYM_IDS`` and ``PETTINGZOO_MODULES`` are for registration by ``wargym.envs``.
 """
 
 GYM_IDS = {
     "wargym/NoQuarter-Skirmish-v0": "wargym.envs.no_quarter.solo:NoQuarterSkirmishEnv",
+    "wargym/NoQuarter-Patrol-v0": "wargym.envs.no_quarter.mission:NoQuarterPatrolEnv",
+    "wargym/NoQuarter-Attack-v0": "wargym.envs.no_quarter.mission:NoQuarterAttackEnv",
+    "wargym/NoQuarter-Defend-v0": "wargym.envs.no_quarter.mission:NoQuarterDefendEnv",
 }
 """Gymnasium ids of this package and their entry points."""
 

@@ -24,6 +24,7 @@ from gymnasium import spaces
 
 from wargym.rules.events import Event
 from wargym.rules.no_quarter import events as ev
+from wargym.rules.no_quarter import np_events as npev
 from wargym.rules.no_quarter.actions import DecisionKind
 from wargym.rules.no_quarter.perception import line_between
 from wargym.rules.no_quarter.records import MechDesign
@@ -169,6 +170,9 @@ def static_planes(battlefield: Battlefield, cell: float) -> np.ndarray:
 
 class ObservationEncoder:
     """One side's view of a battle as arrays (module docstring, docs/encodings.md)."""
+
+    version = OBS_VERSION
+    """The layout this encoder produces."""
 
     def __init__(
         self,
@@ -400,7 +404,10 @@ _SIGHT_EVENTS = (
     ev.BuildingDestroyed,
     ev.CriticalHit,
     ev.ItemDisabled,
+    npev.MechsArrived,
 )
+SECRET_TABLES = frozenset({"22.3.1"})
+"""NP tables whose result the player never learns: the secret objective of a Defend."""
 
 
 def mechs_named(event: Event) -> set[int]:
@@ -416,7 +423,31 @@ def mechs_named(event: Event) -> set[int]:
         found.update(i for group in event.groups for i in group)
     if isinstance(event, ev.MeleeRound) and event.winner is not None:
         found.add(event.winner)
+    if isinstance(event, npev.MechsArrived):
+        found.update(new.id for new in event.mechs)
     return found
+
+
+def np_private(battle: Battle, event: Event, viewer: Side, seen: frozenset[int]) -> bool:
+    """Whether ``event`` is the rules' NP bookkeeping that ``viewer`` may not know (§22).
+
+    For a viewer other than the NP side: every ``NpGroupSet`` (NP orders, postures and the
+    secret objective), an ``NpTableRolled`` of a secret table (22.3.1), of no group, or of a
+    group with no mech in ``seen``, and the NP side's ``ReinforcementChecked`` (its mechs
+    show up as ``MechsArrived`` once seen).
+    """
+    np_state = battle.np
+    if np_state is None or viewer.value == np_state["side"]:
+        return False
+    if isinstance(event, npev.NpGroupSet):
+        return True
+    if isinstance(event, npev.NpTableRolled):
+        if event.table in SECRET_TABLES or event.team is None:
+            return True
+        return not any(battle.mechs[i].team == event.team for i in seen if i in battle.mechs)
+    if isinstance(event, npev.ReinforcementChecked):
+        return bool(event.side.value == np_state["side"])
+    return False
 
 
 def filter_events(
@@ -432,7 +463,10 @@ def filter_events(
     own mech has a line of sight to it just after the event; a removed enemy keeps the
     status it had when it left. Events naming an unseen enemy are dropped whole.
     ``seen_before`` may give each viewer's :func:`visible_enemies` of ``before``. Also
-    returns each viewer's enemies in sight after the last event.
+    returns each viewer's enemies in sight after the last event. Arriving mechs
+    (``MechsArrived``) count as named; the NP side's private bookkeeping is dropped for the
+    other side (:func:`np_private`); PEF markers, resolved PEFs, weather and mission events
+    name no mech and are kept.
     """
     sides = {m.id: m.side for m in before.mechs.values()}
     seen = {
@@ -442,13 +476,17 @@ def filter_events(
     out: dict[Side, list[dict[str, Any]]] = {v: [] for v in viewers}
     for event in events:
         before.apply(event)
+        if isinstance(event, npev.MechsArrived):
+            sides.update((new.id, event.side) for new in event.mechs)
         if isinstance(event, _SIGHT_EVENTS):
             for v in viewers:
                 gone = {i for i in seen[v] if before.mechs[i].removed is not None}
                 seen[v] = visible_enemies(before, v) | gone
         named = mechs_named(event)
         for v in viewers:
-            if all(sides.get(i) is v or i in seen[v] for i in named):
+            if all(sides.get(i) is v or i in seen[v] for i in named) and not np_private(
+                before, event, v, seen[v]
+            ):
                 out[v].append(event.to_dict())
     now = {v: frozenset(i for i in seen[v] if before.mechs[i].removed is None) for v in viewers}
     return out, now

@@ -11,7 +11,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import gymnasium
 import numpy as np
@@ -38,12 +38,14 @@ from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.terrain import generate_battlefield
 from wargym.rules.no_quarter.vocab import Faction, Side
 
-from .codec import ACTION_VERSION, ActionCodec
-from .encoding import OBS_VERSION, Markers, ObservationEncoder, filter_events, no_markers
+from .codec import ACTION_VERSION, ActionCodec, SlotsFn
+from .encoding import Markers, ObservationEncoder, filter_events, no_markers
 
 REPLAY_VERSION = "nq-replay-v1"
 BattleFactory = Callable[[np.random.Generator, Dice], Battle]
 """Builds a battle (not yet advanced) from a set-up generator and dice: the mission hook."""
+MAX_REDRAWS = 100
+"""Set-ups tried by ``reset`` for a battle that is not over before the agent's first move."""
 SHAPING_TERMS = ("armor_destroyed", "armor_lost", "class_destroyed", "class_lost")
 """Optional reward terms: per enemy/own armour point lost, per enemy/own mech removed
 (weighted by size: class 1 counts 1.0, class 5 counts 0.2). All 0 by default."""
@@ -156,6 +158,8 @@ class SkirmishCore:
     """Configuration, set-up, spaces, rewards, rendering and replays shared by the envs."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    strict_slots: ClassVar[bool] = True
+    """Refuse a set-up with more mechs per side than ``max_mechs`` (missions: auto-play)."""
 
     def _configure(
         self,
@@ -176,6 +180,8 @@ class SkirmishCore:
         mirror: bool = True,
         battle_factory: BattleFactory | None = None,
         markers: Markers = no_markers,
+        slots: SlotsFn | None = None,
+        shaping_terms: Sequence[str] = SHAPING_TERMS,
     ) -> None:
         self.render_mode = render_mode
         self.factions = (Faction(factions[0]), Faction(factions[1]))
@@ -187,14 +193,14 @@ class SkirmishCore:
         max_turns = int(extra.pop("max_turns", max_turns))
         self.battle_options = BattleOptions(max_turns=max_turns, rules=rules, **extra)
         load_rules(rules)  # fail early on a bad reading
-        unknown = set(reward_shaping or {}) - set(SHAPING_TERMS)
+        unknown = set(reward_shaping or {}) - set(shaping_terms)
         if unknown:
-            raise ValueError(f"unknown reward_shaping terms {sorted(unknown)}; {SHAPING_TERMS}")
-        self.shaping = {t: float((reward_shaping or {}).get(t, 0.0)) for t in SHAPING_TERMS}
+            raise ValueError(f"unknown reward_shaping terms {sorted(unknown)}; {shaping_terms}")
+        self.shaping = {t: float((reward_shaping or {}).get(t, 0.0)) for t in shaping_terms}
         self.max_mechs = max_mechs or mechs_per_side
         self.battle_factory = battle_factory
         self.codec = ActionCodec(
-            self.max_mechs, max_weapons, max_buildings, self.battle_options, mirror
+            self.max_mechs, max_weapons, max_buildings, self.battle_options, mirror, slots
         )
         self.encoder = ObservationEncoder(
             self.max_mechs,
@@ -204,6 +210,7 @@ class SkirmishCore:
             mirror=mirror,
             flatten=flatten,
             markers=markers,
+            slots=slots,
         )
         self.obs_space = spaces.Dict(
             {
@@ -241,7 +248,7 @@ class SkirmishCore:
                 designs = tuple(str(pool[int(i)]) for i in picks)
                 forces.append(ForceSpec(side, faction, designs, stars=self.stars))
             battle = new_battle(forces, field, setup_rng, dice, self.battle_options)
-        for side in (Side.BLUE, Side.RED):
+        for side in (Side.BLUE, Side.RED) if self.strict_slots else ():
             count = sum(1 for m in battle.mechs.values() if m.side is side)
             if count > self.max_mechs:
                 raise ValueError(f"{side.value} has {count} mechs; max_mechs is {self.max_mechs}")
@@ -327,7 +334,7 @@ class SkirmishCore:
             raise RuntimeError("call reset() first")
         data = {
             "format": REPLAY_VERSION,
-            "observation_version": OBS_VERSION,
+            "observation_version": self.encoder.version,
             "action_version": ACTION_VERSION,
             "seed": self._seed,
             "start": self._start.to_dict(),
@@ -487,17 +494,24 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Start a new battle; set-up, dice and opponent draw from independent streams."""
+        """Start a new battle; set-up, dice and opponent draw from independent streams.
+
+        A battle that ends before blue's first decision (red used up the turn limit) is
+        drawn again from the next streams of the same seed.
+        """
         super().reset(seed=seed)
         self._seed = seed
-        setup_rng, dice_rng, opp_rng = self.np_random.spawn(3)
-        self._opponent = make_opponent(self.opponent_spec, self, opp_rng)
-        dice = RandomDice(dice_rng)
-        self._battle = None
-        events = self._new_battle(setup_rng, dice)
-        assert self._start is not None
-        before = self._start.clone()
-        events += self._opponent_plays()
+        for _ in range(MAX_REDRAWS):
+            setup_rng, dice_rng, opp_rng = self.np_random.spawn(3)
+            self._opponent = make_opponent(self.opponent_spec, self, opp_rng)
+            dice = RandomDice(dice_rng)
+            self._battle = None
+            events = self._new_battle(setup_rng, dice)
+            assert self._start is not None
+            before = self._start.clone()
+            events += self._opponent_plays()
+            if not self.battle.over:
+                break
         return self._finish(before, events, None, fresh=True)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
@@ -549,6 +563,8 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
             illegal,
             turn=battle.turn,
             decision=None if decision is None or battle.over else decision.kind.value,
-            outcome=_outcome(battle),
         )
+        outcome = _outcome(battle)
+        if outcome is not None:  # absent while running: vector envs merge infos per key
+            info["outcome"] = outcome
         return obs, info
