@@ -358,6 +358,12 @@ class CampaignGame:
                 {b: c.pilot(p).rep for b, p in zip(blue, pilots, strict=True)},
             )  # fmt: skip
             self.tracker.applied_before_play = apply_company(battle, self.tracker, c)
+            if battle.mission is not None:  # off-table Company mechs may come as reinforcements
+                battle.mission["reserve"] = [
+                    {"company": m.id, "design": m.design, "pilot": m.pilot,
+                     "rep": c.pilot(m.pilot).rep}
+                    for m in c.available_mechs() if m.id not in order and m.pilot is not None
+                ]  # fmt: skip
 
         battle = new_mission(scenario, self.rng, dice, prepare=prepare)
         assert self.tracker is not None
@@ -378,6 +384,11 @@ class CampaignGame:
             status = str(found.get("status", "failure"))
             reason, turns = str(found.get("reason", battle.end_reason)), battle.turn
         success = status == "success"
+        if tracker is not None and battle is not None and battle.mission is not None:
+            for bid, entry in battle.mission.get("reserve_used", {}).items():  # §23.8.4
+                tracker.roster[int(bid)] = int(entry["company"])
+                tracker.pilots[int(bid)] = int(entry["pilot"])
+                tracker.start_reps[int(bid)] = int(entry["rep"])
         reports = tracker.report(battle) if tracker is not None and battle is not None else []
         c.played += 1
         events: list[Event] = [

@@ -85,8 +85,8 @@ def new_mission(
 ) -> Battle:
     """Set up a mission (or a skirmish) from a scenario and run it to the first decision.
 
-    ``prepare(battle)`` runs once the forces are deployed and before any rule is played (a
-    campaign writes its company's carried damage there).
+    ``prepare(battle)`` runs once everything is set up and before any rule is played (a
+    campaign writes its company's carried damage and its off-table reserve there).
     """
     from wargym.rules.no_quarter.game import advance  # the game sequences set-up, not vice versa
 
@@ -117,9 +117,9 @@ def new_mission(
         require_both=kind is None,
     )
     _fixed_reps(battle, sc)
-    if prepare is not None:
-        prepare(battle)
     if kind is None:
+        if prepare is not None:
+            prepare(battle)
         advance(battle, dice)
         return battle
     if cestus is not None:
@@ -180,6 +180,8 @@ def new_mission(
             battle.mission["attack_objective"] = sc.attack_objective.value
         else:
             battle.frames.append({"kind": "objective"})
+    if prepare is not None:
+        prepare(battle)  # last, before any rule acts: nothing has rolled for the mechs yet
     advance(battle, dice)
     return battle
 

@@ -8,6 +8,7 @@ holds is rolled only then. Reinforcements are checked when the activation dice t
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -432,6 +433,9 @@ def check_reinforcements(ctx: Ctx, blue: int, red: int) -> None:
         force = reinforcement_force(
             size, faction, ctx.dice, campaign_morale=morale, mission=mission
         )
+    used: dict[int, dict[str, Any]] = {}
+    if not is_np and battle.mission is not None and battle.mission.get("reserve"):
+        force, used = _from_reserve(battle, force)  # the player's own off-table mechs (§23.8.4)
     entry = reinforcement_entry(
         ctx.dice,
         home_edge=battle.home_edges.get(side, "north"),
@@ -465,9 +469,39 @@ def check_reinforcements(ctx: Ctx, blue: int, red: int) -> None:
         entry.point[0] + math.cos(math.radians(entry.heading)),
         entry.point[1] + math.sin(math.radians(entry.heading)),
     )
+    first_id = max(battle.mechs, default=-1) + 1
+    order = [force.leader] + [i for i in range(len(force.mechs)) if i != force.leader]
     team = _arrive(ctx, side, force, entry.point, facing, "reinforcement", positions=free)
+    if used and battle.mission is not None:
+        record = battle.mission.setdefault("reserve_used", {})
+        placed = order[: len(free)]
+        for k, index in enumerate(placed):
+            if index in used:
+                record[str(first_id + k)] = used[index]
+        for index, entry in used.items():  # no room on the table: they stay off it
+            if index not in placed:
+                battle.mission["reserve"].append(entry)
     if is_np:
         ctx.emit(npev.NpGroupSet(team, dict(np["default"]), "reinforcement"))
+
+
+def _from_reserve(battle: Battle, force: NpEnemyForce) -> tuple[NpEnemyForce, dict[int, Any]]:
+    """Use undeployed Company mechs of the rolled Classes first (§23.8.4 ruling)."""
+    assert battle.mission is not None
+    reserve: list[dict[str, Any]] = battle.mission["reserve"]
+    rules = load_rules(battle.options.rules)
+    mechs = list(force.mechs)
+    used: dict[int, Any] = {}
+    for i, mech in enumerate(mechs):
+        pick = next(
+            (r for r in reserve if rules.mech(r["design"]).mech_class == mech.mech_class), None
+        )
+        if pick is None:
+            continue  # a temporary mech of that Class, gone after the mission
+        reserve.remove(pick)
+        mechs[i] = dataclasses.replace(mech, design=pick["design"], rep=int(pick["rep"]))
+        used[i] = pick
+    return dataclasses.replace(force, mechs=tuple(mechs)), used
 
 
 def _player_mission(np_mission: str) -> str:

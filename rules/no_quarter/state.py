@@ -348,6 +348,10 @@ class Battle:
             )
         battle: Battle = from_jsonable(cls, data, where="battle")
         battle.mechs = dict(sorted(battle.mechs.items()))  # JSON may have reordered the keys
+        # plain-JSON parts are copied: the battle must never share lists with the caller's data
+        battle.frames = _copy_json(battle.frames)
+        battle.np = _copy_json(battle.np)
+        battle.mission = _copy_json(battle.mission)
         for key, mech in battle.mechs.items():
             if key != mech.id:
                 raise StateError(f"battle.mechs.{key}: id field says {mech.id}")

@@ -199,3 +199,16 @@ def test_14_loading_bad_saves_fails_clearly() -> None:
         Battle.from_dict([1, 2])
     with pytest.raises(StateError, match="unknown"):
         action_from_dict({"type": "Teleport"})
+
+
+def test_14_from_dict_never_shares_data_with_its_input() -> None:
+    battle, dice, rng = _skirmish(12)
+    data = json.loads(json.dumps(battle.to_dict()))
+    snapshot = json.dumps(data, sort_keys=True)
+    restored = Battle.from_dict(data)
+    for _ in range(30):
+        if restored.over:
+            break
+        options = game.legal_actions(restored)
+        game.play(restored, options[int(rng.integers(len(options)))], dice)
+    assert json.dumps(data, sort_keys=True) == snapshot

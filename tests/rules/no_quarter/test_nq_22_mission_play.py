@@ -192,3 +192,43 @@ def test_22_random_missions_end_by_an_end_condition_or_the_turn_limit(chunk: int
         assert any(e["type"] == "MissionEnded" for e in log)
         for mech in battle.mechs.values():  # armour only ever goes down
             assert all(a <= d for a, d in zip(mech.armor, mech.design.armor, strict=True))
+
+
+def test_23_8_4_player_reinforcements_come_from_the_off_table_company_first() -> None:
+    reserve = [
+        {"company": 100 + c, "design": f"star_army_c{c}", "pilot": 200 + c, "rep": 5}
+        for c in (1, 2, 3, 4, 5)
+        for _ in range(3)
+    ]
+
+    def prepare(battle: Battle) -> None:
+        assert battle.mission is not None
+        battle.mission["reserve"] = [dict(r) for r in reserve]
+
+    battle = new_mission(
+        "patrol_star_army_vs_hishen",
+        np.random.default_rng(2),
+        RandomDice.from_seed(2),
+        prepare=prepare,
+    )
+    assert battle.mission is not None and battle.mission["reserve"]
+    from wargym.rules.no_quarter.np_flow import check_reinforcements
+
+    before = {m.id for m in battle.mechs.values()}
+    # activation 4 + 3 = 7: blue may be reinforced; 2d6 (1, 1) vs CM 3 passes 2; table roll 3+4
+    ctx = Ctx(battle, FallbackDice([1, 1, 3, 4], np.random.default_rng(8)), game.rules_of(battle))
+    check_reinforcements(ctx, 4, 3)
+    checked = next(e for e in ctx.log if isinstance(e, npev.ReinforcementChecked))
+    assert checked.side is Side.BLUE and checked.passes == 2
+    arrived = [e for e in ctx.log if isinstance(e, npev.MechsArrived)]
+    if checked.mechs == 0:
+        assert not arrived
+        return
+    assert arrived and arrived[0].side is Side.BLUE
+    used = battle.mission["reserve_used"]
+    new_ids = {m.id for m in battle.mechs.values()} - before
+    assert used and set(map(int, used)) <= new_ids
+    for bid, entry in used.items():
+        assert battle.mechs[int(bid)].design.id == entry["design"]
+        assert battle.mechs[int(bid)].rep == entry["rep"]
+    assert len(battle.mission["reserve"]) == len(reserve) - len(used)
