@@ -8,6 +8,8 @@ the cause. All weapons are then resolved in order, and every target takes one se
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter.actions import (
     Action,
@@ -20,6 +22,7 @@ from wargym.rules.no_quarter.buildings import can_fire_at, fire_at_building, rat
 from wargym.rules.no_quarter.consequences import critical_hit, duck_back, queue_tests
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
+from wargym.rules.no_quarter.geometry import distance, in_arc
 from wargym.rules.no_quarter.perception import (
     TWISTS,
     able_to_fire,
@@ -78,13 +81,34 @@ def _twists(frame: Frame) -> tuple[int, ...]:
     return TWISTS if frame["twist"] is None else (frame["twist"],)
 
 
-def _engageable(battle: Battle, frame: Frame, weapon: int) -> list[int]:
+def _engage_table(battle: Battle, frame: Frame) -> Callable[[int], list[int]]:
+    """For any weapon, the targets it can engage under some allowed twist, work shared.
+
+    ``weapon_can_engage(weapon, target, twist)`` is (the weapon works and reaches the target)
+    and (the target is in the arc of ``twist``) and (the target is in LOS), so "some twist
+    works" splits into a per-weapon range test and a per-target arc-and-LOS test.
+    """
     shooter = battle.mechs[frame["shooter"]]
-    return [
-        target.id
-        for target in _candidates(battle, frame)
-        if any(weapon_can_engage(battle, shooter, weapon, target, t) for t in _twists(frame))
-    ]
+    twists = _twists(frame)
+    pos = shooter.pos
+    seen: list[tuple[int, float]] = []
+    for target in _candidates(battle, frame):
+        if (
+            any(in_arc(pos, (shooter.heading + t) % 360.0, target.pos) for t in twists)
+            and line_between(battle, shooter, target).visible
+        ):
+            seen.append((target.id, distance(pos, target.pos)))
+
+    def engageable(weapon: int) -> list[int]:
+        item = shooter.design.items[weapon]
+        if item.range is None or weapon in shooter.inoperable:
+            return []
+        if item.item.value == "flamer" and shooter.flamer_fired_turn:
+            return []
+        reach = item.range
+        return [target for target, gap in seen if not gap > reach]
+
+    return engageable
 
 
 def fire_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Action]:
@@ -95,10 +119,11 @@ def fire_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Ac
     options: list[Action] = []
     buildings = rated_buildings(battle) if frame["mode"] == "active" else []
     if able_to_fire(shooter) and not engaged_with(battle, shooter):
+        engageable = _engage_table(battle, frame)
         for weapon in shooter.operable_ranged_weapons:
             if weapon in used:
                 continue
-            reachable = _engageable(battle, frame, weapon)
+            reachable = engageable(weapon)
             fresh = [t for t in reachable if t not in chosen]
             spread = battle.options.spread_fire_rule == "per_shooter"
             allowed = fresh if (spread and fresh) else reachable
@@ -135,6 +160,8 @@ def fire_step(ctx: Ctx, frame: Frame) -> None:
         resolve_firing(ctx, frame)
     else:
         ctx.ask(shooter.side, DecisionKind.ASSIGN_FIRE, shooter.id)
+        # nothing changes before the options are asked for: keep them (see game.legal_actions)
+        battle.options_cache = (battle.decision, tuple(options))
 
 
 def fire_act(ctx: Ctx, frame: Frame, action: Action) -> None:

@@ -33,7 +33,14 @@ from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.flow_fire import fire_frame
 from wargym.rules.no_quarter.flow_melee import charge_frame, melee_frame
 from wargym.rules.no_quarter.flow_move import walk
-from wargym.rules.no_quarter.geometry import angle_between, distance, heading_to, step_toward
+from wargym.rules.no_quarter.geometry import (
+    EPS,
+    angle_between,
+    distance,
+    heading_to,
+    point_rect_distance,
+    step_toward,
+)
 from wargym.rules.no_quarter.perception import (
     CHARGE_STAGE,
     TWISTS,
@@ -45,6 +52,7 @@ from wargym.rules.no_quarter.perception import (
 )
 from wargym.rules.no_quarter.state import Battle, Mech
 from wargym.rules.no_quarter.terrain import (
+    Body,
     deep_water_allowance,
     enters_deep_water,
     move_candidates,
@@ -176,20 +184,42 @@ def _moves(battle: Battle, mech: Mech, frame: Frame) -> list[Action]:
                 if angle_between(heading_to(mech.pos, p), back) <= 90.0:
                     options.append(Move(mech.id, _round(p), reverse=True))
     if mech.has_jump_jets:
-        reachable = {m.to for m in options if isinstance(m, Move)}
-        for k in range(battle.options.move_directions):
-            angle = 2 * math.pi * k / battle.options.move_directions
-            for fraction in battle.options.move_fractions:
-                reach = allowance * fraction
-                p = _round(
-                    (mech.pos[0] + reach * math.cos(angle), mech.pos[1] + reach * math.sin(angle))
-                )
-                if p in reachable:
-                    continue
-                action = Move(mech.id, p, jump=True)
-                if move_problem(battle, mech, frame, action) is None:
-                    options.append(action)
+        options.extend(_jumps(battle, mech, allowance, others, options))
     return options
+
+
+def _jumps(
+    battle: Battle, mech: Mech, allowance: float, others: list[Body], moves: list[Action]
+) -> list[Action]:
+    """Jump options not already reachable on foot (rulings D5, D28).
+
+    Exactly the points :func:`move_problem` accepts as jumps, checked directly: a jump is only
+    checked where it lands (and the start must be on the table); it costs its length.
+    """
+    bf = battle.battlefield
+    radius = battle.options.base_radius
+    if not bf.is_on_table(mech.pos, radius):
+        return []
+    reachable = {m.to for m in moves if isinstance(m, Move)}
+    buildings = bf.index.building_rects
+    found: list[Action] = []
+    for k in range(battle.options.move_directions):
+        angle = 2 * math.pi * k / battle.options.move_directions
+        for fraction in battle.options.move_fractions:
+            reach = allowance * fraction
+            p = _round(
+                (mech.pos[0] + reach * math.cos(angle), mech.pos[1] + reach * math.sin(angle))
+            )
+            if p in reachable or not bf.is_on_table(p, radius):
+                continue
+            if distance(mech.pos, p) > allowance + 1e-6:
+                continue
+            if any(point_rect_distance(p, *r) < radius - EPS for r in buildings):
+                continue
+            if any(distance(p, b.pos) < radius + b.radius - EPS for b in others):
+                continue
+            found.append(Move(mech.id, p, jump=True))
+    return found
 
 
 def _round(p: tuple[float, float]) -> tuple[float, float]:

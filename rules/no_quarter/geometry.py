@@ -28,6 +28,8 @@ Point = tuple[float, float]
 EPS = 1e-9
 """Tolerance for float comparisons of lengths and angles."""
 
+_COS_90 = math.cos(math.radians(90.0))
+"""The cosine of the default arc half-angle, as :func:`in_arc` would compute it."""
 _FLANK_BEARING = 45.0
 _REAR_BEARING = 90.0
 
@@ -82,9 +84,10 @@ def in_arc(origin: Point, facing: float, point: Point, half_angle: float = 90.0)
         return True
     if half_angle >= 180.0:
         return True
-    fx, fy = unit(facing)
-    cos_angle = (dx * fx + dy * fy) / length
-    return cos_angle >= math.cos(math.radians(half_angle)) - 1e-12
+    rad = math.radians(facing)
+    cos_angle = (dx * math.cos(rad) + dy * math.sin(rad)) / length
+    cos_half = _COS_90 if half_angle == 90.0 else math.cos(math.radians(half_angle))
+    return cos_angle >= cos_half - 1e-12
 
 
 def _bearing(target_pos: Point, target_heading: float, attacker: Point) -> float:

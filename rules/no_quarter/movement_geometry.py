@@ -33,7 +33,8 @@ from wargym.rules.no_quarter.geometry import (
     segment_rect_distance,
     unit,
 )
-from wargym.rules.no_quarter.sight import in_cover, is_concealed, sight
+from wargym.rules.no_quarter.sight import _inside, in_cover, sight
+from wargym.rules.no_quarter.sight import _rects as _sight_rects
 from wargym.rules.no_quarter.terrain import EDGES, Battlefield, Body, terrain_config
 
 Span = tuple[float, float, float]
@@ -229,6 +230,20 @@ def _straight_ok(
     return all(point_segment_distance(b.pos, a, c) >= radius + b.radius - EPS for b in others)
 
 
+def _straight_ok_near(
+    a: Point,
+    c: Point,
+    rects: Sequence[tuple[float, float, float, float]],
+    others: Sequence[Body],
+    radius: float,
+) -> bool:
+    """:func:`_straight_ok` over pre-selected building rectangles and bases."""
+    for r in rects:
+        if segment_rect_distance(a, c, *r) < radius - EPS:
+            return False
+    return all(point_segment_distance(b.pos, a, c) >= radius + b.radius - EPS for b in others)
+
+
 def _furthest_clear(
     bf: Battlefield,
     a: Point,
@@ -293,9 +308,61 @@ def move_candidates(
     leave the table are dropped. Deduplicated, in heading-then-fraction order.
     """
     out: list[Point] = []
-    seen: set[tuple[int, int]] = set()
     if allowance <= EPS or directions <= 0:
         return out
+    # What :func:`path_problem` decides from the terrain alone (table edges, buildings) first,
+    # then the bases.
+    terrain_ok = _terrain_candidates(bf, pos, allowance, radius, directions, fractions)
+    if not terrain_ok:
+        return out
+    px, py = pos
+    # a base further than this from the start cannot touch the base on any candidate's sweep
+    near = [
+        (b.pos[0], b.pos[1], radius + b.radius)
+        for b in bodies
+        if b.id != mover_id and distance(pos, b.pos) <= allowance + radius + b.radius + 1e-6
+    ]
+    if not near:
+        return list(terrain_ok)
+    for dest in terrain_ok:
+        dx, dy = dest
+        lox, hix = min(px, dx) - radius, max(px, dx) + radius
+        loy, hiy = min(py, dy) - radius, max(py, dy) + radius
+        for bx, by, reach in near:
+            if math.hypot(dx - bx, dy - by) < reach - EPS:
+                break  # overlaps the base at the end
+            if bx + reach < lox or bx - reach > hix or by + reach < loy or by - reach > hiy:
+                continue
+            if point_segment_distance((bx, by), pos, dest) < reach - EPS:
+                break  # sweeps through the base
+        else:
+            out.append(dest)
+    return out
+
+
+def _terrain_candidates(
+    bf: Battlefield,
+    pos: Point,
+    allowance: float,
+    radius: float,
+    directions: int,
+    fractions: Sequence[float],
+) -> tuple[Point, ...]:
+    """:func:`move_candidates` ignoring the bases: deduplicated, in order, terrain-legal."""
+    out: list[Point] = []
+    seen: set[tuple[int, int]] = set()
+    if not bf.is_on_table(pos, radius):
+        return ()
+    px, py = pos
+    lo = radius - 1e-9
+    hi_x = bf.width - radius + 1e-9
+    hi_y = bf.height - radius + 1e-9
+    # a building further than this from the start cannot touch any candidate's sweep
+    buildings = [
+        r
+        for r in bf.index.building_rects
+        if point_rect_distance(pos, *r) <= allowance + radius + 1e-6
+    ]
     for k in range(directions):
         u = unit(360.0 * k / directions)
         reach = _affordable(bf, pos, u, allowance, allowance)
@@ -303,17 +370,26 @@ def move_candidates(
             s = min(allowance * frac, reach)
             if s <= EPS:
                 continue
-            dest = (pos[0] + u[0] * s, pos[1] + u[1] * s)
+            dest = (px + u[0] * s, py + u[1] * s)
             key = (round(dest[0] * 1e6), round(dest[1] * 1e6))
             if key in seen:
                 continue
             seen.add(key)
-            if (
-                path_problem(bf, (pos, dest), mover_id=mover_id, bodies=bodies, radius=radius)
-                is None
-            ):
+            dx, dy = dest
+            if not (lo <= dx <= hi_x and lo <= dy <= hi_y):
+                continue  # bf.is_on_table(dest, radius), inlined
+            lox, hix = min(px, dx) - radius, max(px, dx) + radius
+            loy, hiy = min(py, dy) - radius, max(py, dy) + radius
+            for x0, y0, x1, y1 in buildings:
+                if point_rect_distance(dest, x0, y0, x1, y1) < radius - EPS:
+                    break  # overlaps the building at the end
+                if x1 < lox or x0 > hix or y1 < loy or y0 > hiy:
+                    continue
+                if segment_rect_distance(pos, dest, x0, y0, x1, y1) < radius - EPS:
+                    break  # passes through it
+            else:
                 out.append(dest)
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=32)
@@ -358,6 +434,13 @@ def duck_back_destination(
     edge. The caller turns it to face away from the cause.
     """
     others = [b for b in bodies if b.id != mover_id]
+    # Buildings and bases further than this from ``pos`` cannot touch a candidate or its sweep.
+    span = float(max_dist) + radius + 1e-6
+    near_rects = [r for r in bf.index.building_rects if point_rect_distance(pos, *r) <= span]
+    near = [b for b in others if distance(pos, b.pos) <= span + b.radius]
+    concealing = _sight_rects(bf, "concealing")
+    cover_moving = _sight_rects(bf, "cover_moving")
+    cover_still = _sight_rects(bf, "cover_stationary")
     best: Point | None = None
     best_len = math.inf
     best_away = -math.inf
@@ -367,21 +450,23 @@ def duck_back_destination(
         c = (pos[0] + dx, pos[1] + dy)
         if not bf.is_on_table(c, radius):
             continue
-        if any(
-            point_rect_distance(c, f.x0, f.y0, f.x1, f.y1) < radius - EPS
-            for f in bf.index.buildings
-        ) or any(distance(c, b.pos) < radius + b.radius - EPS for b in others):
+        if any(point_rect_distance(c, *r) < radius - EPS for r in near_rects) or any(
+            distance(c, b.pos) < radius + b.radius - EPS for b in near
+        ):
             continue
-        if not is_concealed(bf, c):
+        # The tests are pure and all must pass, so their order is free: the sight test,
+        # which rejects most candidates in the open, comes before the path tests.
+        moved = moved_this_turn or length > 0.0
+        # concealed, or inside terrain that gives cover: in_cover holds whatever the lines
+        if not _inside(concealing, c) and not _inside(cover_moving if moved else cover_still, c):
             s = sight(
                 bf, cause, c, observer_id=cause_id, target_id=mover_id, bodies=bodies,
                 observer_has_ews=cause_has_ews, base_radius=radius,
             )  # fmt: skip
-            moved = moved_this_turn or length > 0.0
             if s.visible and not in_cover(bf, s, c, target_moved=moved):
                 continue
         if length > 0.0:
-            if not _straight_ok(bf, pos, c, others, radius):
+            if not _straight_ok_near(pos, c, near_rects, near, radius):
                 continue
             cost = move_cost(bf, pos, c)
             if cost > max_dist + EPS and not (

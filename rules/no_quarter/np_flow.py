@@ -478,9 +478,9 @@ def check_reinforcements(ctx: Ctx, blue: int, red: int) -> None:
         for k, index in enumerate(placed):
             if index in used:
                 record[str(first_id + k)] = used[index]
-        for index, entry in used.items():  # no room on the table: they stay off it
+        for index, spare in used.items():  # no room on the table: they stay off it
             if index not in placed:
-                battle.mission["reserve"].append(entry)
+                battle.mission["reserve"].append(spare)
     if is_np:
         ctx.emit(npev.NpGroupSet(team, dict(np["default"]), "reinforcement"))
 

@@ -38,14 +38,19 @@ def _cache(battle: Battle) -> dict[Any, Any]:
 
 def bodies(battle: Battle) -> list[Body]:
     """Bases of every mech in play, plus wrecks (ruling D22 option)."""
+    return list(_bodies(battle))
+
+
+def _bodies(battle: Battle) -> tuple[Body, ...]:
+    """:func:`bodies` as the cached tuple itself (no copy; callers must not keep it)."""
     cache = _cache(battle)
-    found = cache.get("bodies")
+    found: tuple[Body, ...] | None = cache.get("bodies")
     if found is None:
         radius = battle.options.base_radius
-        found = [Body(m.id, m.pos, radius) for m in battle.mechs.values() if m.removed is None]
-        found.extend(Body(-1000 - i, pos, radius) for i, pos in enumerate(battle.wrecks))
-        cache["bodies"] = found
-    return list(found)
+        listed = [Body(m.id, m.pos, radius) for m in battle.mechs.values() if m.removed is None]
+        listed.extend(Body(-1000 - i, pos, radius) for i, pos in enumerate(battle.wrecks))
+        found = cache["bodies"] = tuple(listed)
+    return found
 
 
 def line_between(battle: Battle, observer: Mech, target: Mech) -> Sight:
@@ -65,7 +70,7 @@ def _line(battle: Battle, observer: Mech, target: Mech) -> Sight:
         target.pos,
         observer_id=observer.id,
         target_id=target.id,
-        bodies=bodies(battle),
+        bodies=_bodies(battle),
         observer_has_ews=observer.has_functioning_ews,
         base_radius=battle.options.base_radius,
     )
@@ -204,7 +209,13 @@ def visible_from(
     battle: Battle, mech: Mech, pos: tuple[float, float], facing: float, enemy: Mech
 ) -> bool:
     """``mech`` placed at ``pos`` sees ``enemy`` or is seen by it (§16.1.1)."""
-    others = [b for b in bodies(battle) if b.id != mech.id]
+    # ``mech``'s own base is the observer or the target of both lines, so sight() skips it
+    # wherever it stands: the bases of the battle can be passed as they are.
+    if pos == mech.pos:  # the lines of the current positions, cached per position
+        if in_arc(pos, facing, enemy.pos) and line_between(battle, mech, enemy).visible:
+            return True
+        return in_arc(enemy.pos, enemy.facing, pos) and line_between(battle, enemy, mech).visible
+    found = _bodies(battle)
     radius = battle.options.base_radius
     if (
         in_arc(pos, facing, enemy.pos)
@@ -214,7 +225,7 @@ def visible_from(
             enemy.pos,
             observer_id=mech.id,
             target_id=enemy.id,
-            bodies=others,
+            bodies=found,
             observer_has_ews=mech.has_functioning_ews,
             base_radius=radius,
         ).visible
@@ -228,7 +239,7 @@ def visible_from(
             pos,
             observer_id=enemy.id,
             target_id=mech.id,
-            bodies=others,
+            bodies=found,
             observer_has_ews=enemy.has_functioning_ews,
             base_radius=radius,
         ).visible

@@ -25,7 +25,7 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -254,6 +254,32 @@ class Body:
     radius: float = 0.5
 
 
+class _Memo(dict[Any, Any]):
+    """A bounded memo of terrain-only results for one battlefield (sight lines, costs).
+
+    Keys are plain values (points, radii) and values depend only on the frozen terrain, so a
+    hit returns exactly what a fresh computation would. Copies and pickles start empty.
+    """
+
+    LIMIT = 10_000
+    """Entries kept before the memo is cleared (bounds memory: about 10 MB of sight lines)."""
+
+    def put(self, key: Any, value: Any) -> None:
+        """Store ``value``; clear everything first when the memo is full."""
+        if len(self) >= self.LIMIT:
+            self.clear()
+        self[key] = value
+
+    def __reduce__(self) -> tuple[type[_Memo], tuple[()]]:
+        return (_Memo, ())
+
+    def __copy__(self) -> _Memo:
+        return _Memo()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Memo:
+        return _Memo()
+
+
 @dataclass(frozen=True, slots=True)
 class _Index:
     """Per-kind rectangles of a battlefield, precomputed for the hot paths."""
@@ -268,6 +294,12 @@ class _Index:
     rough: tuple[Feature, ...]
     well_lit: tuple[Feature, ...]
     half_speed: tuple[tuple[Rect, float], ...]
+    building_rects: tuple[Rect, ...] = ()
+    """``buildings`` as plain ``(x0, y0, x1, y1)`` tuples."""
+    wood_rects: tuple[Rect, ...] = ()
+    """``woods`` as plain ``(x0, y0, x1, y1)`` tuples."""
+    memo: _Memo = field(default_factory=_Memo, compare=False, hash=False, repr=False)
+    """Results of pure terrain computations keyed by their float inputs (see :class:`_Memo`)."""
 
 
 @dataclass(frozen=True)
@@ -330,6 +362,8 @@ class Battlefield:
             rough=tuple(by_kind[Terrain.ROUGH]),
             well_lit=tuple(f for f in self.features if f.well_lit),
             half_speed=half,
+            building_rects=tuple(f.rect for f in by_kind[Terrain.BUILDING]),
+            wood_rects=tuple(f.rect for f in by_kind[Terrain.WOODS]),
         )
 
     def features_at(self, p: Point) -> tuple[Feature, ...]:
