@@ -7,10 +7,12 @@ STAMP   = $(VENV)/.installed
 
 .PHONY: demo test lint typecheck dev-refresh clean
 
+EXTRAS ?= dev,train,export,serve
+
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
-	$(PIP) install -q -c constraints.txt ".[dev]"
+	$(PIP) install -q -c constraints.txt ".[$(EXTRAS)]"
 	touch $(STAMP)
 
 demo: $(STAMP)

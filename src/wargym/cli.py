@@ -48,6 +48,7 @@ def _demo(args: argparse.Namespace) -> int:
             f"({attrs}) at ({mech.pos[0]:.1f}, {mech.pos[1]:.1f})"
         )
     print(battle.battlefield.ascii(), end="\n\n")
+    start = battle.to_dict()
     log: list[Any] = []
     decisions = 0
     while not battle.over:
@@ -75,6 +76,11 @@ def _demo(args: argparse.Namespace) -> int:
     if args.log:
         _write_atomic(args.log, json.dumps({"seed": args.seed, "events": log}, indent=1))
         print(f"Event log written to {args.log}")
+    if args.html:
+        from wargym.replay import write_html
+
+        path = write_html({"start": start, "events": log, "seed": args.seed}, args.html)
+        print(f"Replay viewer written to {path} (open it in a browser)")
     return 0
 
 
@@ -97,10 +103,20 @@ def _write_atomic(path: str, text: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``wargym`` command."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list[:1] == ["campaign"]:  # wargym campaign start|continue|inspect|save ...
-        from wargym.campaign_cli import main as campaign_main
+    delegated = {
+        "campaign": ("wargym.campaign_cli", []),  # start|continue|inspect|save a campaign
+        "export-onnx": ("wargym.export_onnx", []),  # CHECKPOINT OUT.onnx (+ sidecar JSON)
+        "serve": ("wargym.server.__main__", []),  # the opponent server (HTTP or --stdio)
+        "replay": ("wargym.replay", []),  # FILE.json --html OUT.html
+        "train": ("wargym.agents.training_entry", []),  # ppo_masked|selfplay_ppo|rllib_ppo ...
+        "evaluate": ("wargym.agents.training_entry", ["evaluate"]),  # Wilson intervals, Elo
+    }
+    if args_list[:1] and args_list[0] in delegated:
+        import importlib
 
-        return campaign_main(args_list[1:])
+        name, prefix = delegated[args_list[0]]
+        result: int = importlib.import_module(name).main([*prefix, *args_list[1:]])
+        return result
     parser = argparse.ArgumentParser(prog="wargym", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser("demo", help="play a full No Quarter battle and summarise it")
@@ -110,7 +126,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo.add_argument("--mechs", type=int, default=3, help="mechs per side")
     demo.add_argument("--max-turns", type=int, default=20)
     demo.add_argument("--log", help="write the event log as JSON to this file")
-    sub.add_parser("campaign", help="start, continue, inspect or save a campaign (see --help)")
+    demo.add_argument(
+        "--html",
+        default="wargym-demo-replay.html",
+        help="write a self-contained HTML replay here ('' to skip)",
+    )
+    for name, text in (
+        ("campaign", "start, continue, inspect or save a campaign"),
+        ("export-onnx", "export a trained policy to ONNX with its sidecar"),
+        ("serve", "run the opponent server"),
+        ("replay", "turn a replay into a self-contained HTML viewer"),
+        ("train", "train a policy (MaskablePPO, self-play)"),
+        ("evaluate", "evaluate agents over seeded games"),
+    ):
+        sub.add_parser(name, help=f"{text} (see: wargym {name} --help)")
     args = parser.parse_args(args_list)
     if args.command == "demo":
         return _demo(args)

@@ -1,0 +1,112 @@
+"""Torch-free runner of an exported policy: numpy + onnxruntime only.
+
+:class:`OnnxPolicy` loads ``policy.onnx`` after validating its sidecar ``policy.onnx.json``
+(:func:`wargym.export_onnx.read_sidecar`: format, layout versions, shapes, sha256 of the
+graph), then answers ``act(observation, action_mask) -> int``. The graph masks illegal
+indices itself; the runner still checks the answer and never returns a masked index: should
+the graph pick one (a corrupted file, a mask the graph reads differently), it logs a warning
+and plays the first legal index instead.
+
+Nothing here imports torch, stable-baselines3 or gymnasium, so a front end that can run
+Python needs ``pip install numpy onnxruntime`` and the wargym package. Other languages load
+the same ``.onnx`` with their onnxruntime binding and feed ``observation`` (float32,
+``(batch, obs)``) and ``action_mask`` (float32 0/1, ``(batch, n)``); docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from wargym.export_onnx import Sidecar, read_sidecar
+
+LOG = logging.getLogger(__name__)
+
+
+class OnnxPolicy:
+    """An exported policy as an index-level agent (``act(observation, action_mask)``).
+
+    Args:
+        path: the ``.onnx`` file; ``<path>.json`` must be a valid sidecar.
+        threads: onnxruntime intra-op threads (1 is fastest for small MLPs).
+
+    Raises:
+        wargym.export_onnx.SidecarError: the sidecar is missing or invalid, or the file's
+            digest differs from the sidecar's.
+        ValueError: the graph's inputs or outputs do not match the sidecar.
+    """
+
+    needs_observation = True
+    """The evaluation harness hands this agent its observation and mask."""
+
+    def __init__(self, path: str | Path, threads: int = 1) -> None:
+        import onnxruntime
+
+        self.path = Path(path)
+        self.sidecar: Sidecar = read_sidecar(self.path)
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = max(1, int(threads))
+        options.inter_op_num_threads = 1
+        self._session = onnxruntime.InferenceSession(
+            str(self.path), options, providers=["CPUExecutionProvider"]
+        )
+        inputs = [i.name for i in self._session.get_inputs()]
+        outputs = [o.name for o in self._session.get_outputs()]
+        if inputs != list(self.sidecar.raw["inputs"]):
+            raise ValueError(f"{self.path.name}: graph inputs {inputs} differ from the sidecar")
+        if outputs != list(self.sidecar.raw["outputs"]):
+            raise ValueError(f"{self.path.name}: graph outputs {outputs} differ from the sidecar")
+        self.obs_size = int(np.prod(self.sidecar.obs_shape))
+        self.n_actions = self.sidecar.n_actions
+        self.fallbacks = 0
+        """How many times the graph's choice was masked and the first legal index was played."""
+
+    # -- inputs --------------------------------------------------------------------------
+    def _feed(self, observation: Any, action_mask: Any) -> tuple[dict[str, np.ndarray], Any]:
+        obs = np.asarray(observation, dtype=np.float32)
+        mask = np.asarray(action_mask)
+        if obs.size % self.obs_size or obs.size == 0:
+            raise ValueError(
+                f"observation has {obs.size} values; the policy reads {self.obs_size} per row"
+            )
+        obs = obs.reshape(-1, self.obs_size)
+        if mask.size != obs.shape[0] * self.n_actions:
+            raise ValueError(f"action_mask has {mask.size} values; expected {self.n_actions}")
+        legal = mask.reshape(obs.shape[0], self.n_actions).astype(bool)
+        if not legal.any(axis=1).all():
+            raise ValueError("the action mask allows no action")
+        return {"observation": obs, "action_mask": legal.astype(np.float32)}, legal
+
+    # -- queries -------------------------------------------------------------------------
+    def logits(self, observation: Any, action_mask: Any) -> np.ndarray:
+        """Masked logits, shape ``(n,)`` for one observation or ``(batch, n)`` for a batch."""
+        feed, _ = self._feed(observation, action_mask)
+        out = np.asarray(self._session.run(["logits"], feed)[0], dtype=np.float64)
+        return out[0] if np.asarray(observation).ndim <= 1 else out
+
+    def act_batch(self, observations: Any, action_masks: Any) -> np.ndarray:
+        """Greedy legal index per row of a batch (int64 array)."""
+        feed, legal = self._feed(observations, action_masks)
+        actions = np.asarray(self._session.run(["action"], feed)[0], dtype=np.int64).reshape(-1)
+        for row, index in enumerate(actions):
+            if not (0 <= index < self.n_actions and legal[row, index]):
+                first = int(np.flatnonzero(legal[row])[0])
+                LOG.warning(
+                    "%s chose masked index %s; playing the first legal index %s",
+                    self.path.name,
+                    int(index),
+                    first,
+                )
+                self.fallbacks += 1
+                actions[row] = first
+        return actions
+
+    def act(self, observation: Any, action_mask: Any) -> int:
+        """The policy's greedy choice among the indices ``action_mask`` allows."""
+        return int(self.act_batch(observation, action_mask)[0])
+
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing to forget (the greedy policy is stateless); present for the Agent protocol."""

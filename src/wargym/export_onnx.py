@@ -1,0 +1,383 @@
+"""Export a trained MaskablePPO policy to ONNX with a validated sidecar JSON.
+
+``python -m wargym.export_onnx CHECKPOINT OUT.onnx [--env-id ID] [--env-kwargs JSON]``
+(and ``wargym export-onnx`` once the top-level CLI dispatches here) loads an sb3-contrib
+``MaskablePPO`` zip (torch and sb3-contrib are imported lazily, extra ``[train]``), writes a
+graph whose inputs are ``observation`` (float32, ``(batch, obs)``) and ``action_mask``
+(float32 0/1, ``(batch, n)``) and whose outputs are ``action`` (int64, the arg-max of the
+masked logits) and ``logits`` (masked: illegal entries are -1e8); the batch dimension is
+dynamic. The graph is built by :mod:`wargym.agents.neural.export` (shared with
+``training/ship_model.py`` and :class:`wargym.agents.learned.LearnedAgent`, which feed the
+input named ``observation``).
+
+Beside ``OUT.onnx`` it writes ``OUT.onnx.json`` (:data:`SIDECAR_FORMAT`): the observation and
+action layout versions read from the env, shapes and dtypes, the env id and keyword
+arguments, the wargym version and the sha256 of the ONNX file. :func:`validate_sidecar`
+checks one strictly (needs only the standard library) and raises :class:`SidecarError`
+naming the offending field; the torch-free runner (:mod:`wargym.agents.onnx_runner`) and the
+opponent server call it before loading a graph.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SIDECAR_FORMAT = "wargym-onnx-sidecar/1"
+"""Value of the sidecar's ``format`` field; bumped on any incompatible change."""
+
+INPUT_NAMES = ("observation", "action_mask")
+"""Graph inputs, in order."""
+OUTPUT_NAMES = ("action", "logits")
+"""Graph outputs, in order."""
+MASKED_LOGIT = -1e8
+"""Value the graph writes into the logits of illegal indices."""
+DEFAULT_ENV_ID = "wargym/NoQuarter-Skirmish-v0"
+"""Env assumed when neither ``--env-id`` nor a checkpoint sidecar names one."""
+
+_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "format": str,
+    "onnx_file": str,
+    "sha256": str,
+    "env_id": str,
+    "env_kwargs": dict,
+    "observation_version": str,
+    "action_version": str,
+    "obs_shape": list,
+    "obs_dtype": str,
+    "n_actions": int,
+    "inputs": list,
+    "outputs": list,
+    "mask_dtype": str,
+    "policy": str,
+    "dict_observation": bool,
+    "wargym_version": str,
+    "source": dict,
+}
+_OPTIONAL = {"source"}
+
+
+class SidecarError(ValueError):
+    """A sidecar JSON is malformed; ``field`` names the offending key (dotted path)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"sidecar field {field!r}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Sidecar:
+    """A validated sidecar: what a runner needs to feed an exported policy."""
+
+    env_id: str
+    """Gymnasium id of the env the policy plays."""
+    env_kwargs: Mapping[str, Any]
+    """Keyword arguments of ``gymnasium.make`` for that env."""
+    observation_version: str
+    """Layout of the observation vector (e.g. ``nq-obs-v1``)."""
+    action_version: str
+    """Layout of the action indices (e.g. ``nq-act-v1``)."""
+    obs_shape: tuple[int, ...]
+    """Shape of one observation (without the batch dimension)."""
+    n_actions: int
+    """Length of the action mask and of the logits."""
+    sha256: str
+    """Digest of the ONNX file."""
+    onnx_file: str
+    """File name of the graph (same folder as the sidecar)."""
+    wargym_version: str
+    """Version of wargym that exported it."""
+    raw: Mapping[str, Any]
+    """The whole JSON object."""
+
+
+def sha256_of(path: str | Path) -> str:
+    """Hex sha256 digest of a file."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 16), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def sidecar_path(onnx_path: str | Path) -> Path:
+    """``OUT.onnx`` -> ``OUT.onnx.json``."""
+    path = Path(onnx_path)
+    return path.with_name(path.name + ".json")
+
+
+def validate_sidecar(data: Any, onnx_path: str | Path | None = None) -> Sidecar:
+    """Check a sidecar object strictly; with ``onnx_path``, also the file's sha256.
+
+    Raises:
+        SidecarError: a missing, unknown or mistyped field, a wrong format, a bad digest.
+    """
+    if not isinstance(data, dict):
+        raise SidecarError("<root>", f"expected a JSON object, got {type(data).__name__}")
+    unknown = sorted(set(data) - set(_FIELDS))
+    if unknown:
+        raise SidecarError(unknown[0], f"unknown field (known: {sorted(_FIELDS)})")
+    for name, kind in _FIELDS.items():
+        if name not in data:
+            if name in _OPTIONAL:
+                continue
+            raise SidecarError(name, "missing")
+        value = data[name]
+        if isinstance(value, bool) and kind is not bool:
+            raise SidecarError(name, f"expected {_kind_name(kind)}, got a boolean")
+        if not isinstance(value, kind):
+            raise SidecarError(name, f"expected {_kind_name(kind)}, got {type(value).__name__}")
+    if data["format"] != SIDECAR_FORMAT:
+        raise SidecarError("format", f"{data['format']!r}; this reader knows {SIDECAR_FORMAT!r}")
+    if not re.fullmatch(r"[0-9a-f]{64}", data["sha256"]):
+        raise SidecarError("sha256", "expected 64 lowercase hex digits")
+    shape = data["obs_shape"]
+    if not shape or not all(_is_int(d) and d > 0 for d in shape):
+        raise SidecarError("obs_shape", f"expected positive integers, got {shape!r}")
+    if data["n_actions"] < 1:
+        raise SidecarError("n_actions", f"expected >= 1, got {data['n_actions']}")
+    if data["obs_dtype"] != "float32":
+        raise SidecarError("obs_dtype", f"expected 'float32', got {data['obs_dtype']!r}")
+    if data["mask_dtype"] != "float32":
+        raise SidecarError("mask_dtype", f"expected 'float32', got {data['mask_dtype']!r}")
+    if data["inputs"] != list(INPUT_NAMES):
+        raise SidecarError("inputs", f"expected {list(INPUT_NAMES)}, got {data['inputs']!r}")
+    if data["outputs"] != list(OUTPUT_NAMES):
+        raise SidecarError("outputs", f"expected {list(OUTPUT_NAMES)}, got {data['outputs']!r}")
+    for key in ("env_id", "observation_version", "action_version", "onnx_file"):
+        if not data[key]:
+            raise SidecarError(key, "must not be empty")
+    if any(not isinstance(k, str) for k in data["env_kwargs"]):
+        raise SidecarError("env_kwargs", "keys must be strings")
+    if onnx_path is not None:
+        path = Path(onnx_path)
+        if not path.is_file():
+            raise SidecarError("onnx_file", f"{path} does not exist")
+        actual = sha256_of(path)
+        if actual != data["sha256"]:
+            raise SidecarError("sha256", f"{path.name} has digest {actual}, sidecar says otherwise")
+    return Sidecar(
+        env_id=data["env_id"],
+        env_kwargs=dict(data["env_kwargs"]),
+        observation_version=data["observation_version"],
+        action_version=data["action_version"],
+        obs_shape=tuple(int(d) for d in shape),
+        n_actions=int(data["n_actions"]),
+        sha256=data["sha256"],
+        onnx_file=data["onnx_file"],
+        wargym_version=data["wargym_version"],
+        raw=data,
+    )
+
+
+def read_sidecar(onnx_path: str | Path) -> Sidecar:
+    """Read and validate ``OUT.onnx.json`` against ``OUT.onnx``.
+
+    Raises:
+        SidecarError: missing, unreadable or invalid sidecar (``field`` ``<file>`` when the
+            file itself is the problem).
+    """
+    side = sidecar_path(onnx_path)
+    try:
+        data = json.loads(side.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise SidecarError("<file>", f"no sidecar {side.name} beside the ONNX file") from exc
+    except (OSError, ValueError) as exc:
+        raise SidecarError("<file>", f"{side.name} is not readable JSON: {exc}") from exc
+    return validate_sidecar(data, onnx_path)
+
+
+def layout_versions(env: Any, env_id: str) -> tuple[str, str]:
+    """(observation, action) layout versions of a made env.
+
+    No Quarter envs name theirs (``encoder.version``, ``codec.ACTION_VERSION``); envs
+    without a version string get ``"<env_id>:obs"`` / ``"<env_id>:act"`` (the env id's
+    ``vN`` is then the version, as the registry's versioning rules say).
+    """
+    base = getattr(env, "unwrapped", env)
+    encoder = getattr(base, "encoder", None)
+    obs_version = getattr(encoder, "version", None)
+    codec = getattr(base, "codec", None)
+    act_version = None
+    if codec is not None:
+        module = sys.modules.get(type(codec).__module__)
+        act_version = getattr(codec, "version", None) or getattr(module, "ACTION_VERSION", None)
+    return (
+        str(obs_version) if obs_version else f"{env_id}:obs",
+        str(act_version) if act_version else f"{env_id}:act",
+    )
+
+
+def build_sidecar(
+    onnx_path: str | Path,
+    *,
+    env_id: str,
+    env_kwargs: Mapping[str, Any],
+    observation_version: str,
+    action_version: str,
+    obs_shape: Sequence[int],
+    n_actions: int,
+    policy: str,
+    dict_observation: bool,
+    source: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The sidecar object of an exported graph (validated before it is returned)."""
+    from wargym import __version__
+
+    data: dict[str, Any] = {
+        "format": SIDECAR_FORMAT,
+        "onnx_file": Path(onnx_path).name,
+        "sha256": sha256_of(onnx_path),
+        "env_id": env_id,
+        "env_kwargs": dict(env_kwargs),
+        "observation_version": observation_version,
+        "action_version": action_version,
+        "obs_shape": [int(d) for d in obs_shape],
+        "obs_dtype": "float32",
+        "n_actions": int(n_actions),
+        "inputs": list(INPUT_NAMES),
+        "outputs": list(OUTPUT_NAMES),
+        "mask_dtype": "float32",
+        "policy": policy,
+        "dict_observation": bool(dict_observation),
+        "wargym_version": __version__,
+    }
+    if source is not None:
+        data["source"] = dict(source)
+    validate_sidecar(data, onnx_path)
+    return data
+
+
+def export(
+    checkpoint: str | Path,
+    out: str | Path,
+    *,
+    env_id: str | None = None,
+    env_kwargs: Mapping[str, Any] | None = None,
+    check: int = 200,
+    seed: int = 0,
+) -> tuple[Path, Path]:
+    """Export ``checkpoint`` (a MaskablePPO zip) to ``out`` and write its sidecar.
+
+    The env (``env_id`` / ``env_kwargs``, else the checkpoint's ``<stem>.json`` model card,
+    else :data:`DEFAULT_ENV_ID`) is made once to read its layout versions and to check that
+    its spaces match the policy's. ``check`` random observation/mask pairs are compared
+    between onnxruntime and ``model.predict`` (0 skips).
+
+    Returns:
+        ``(onnx path, sidecar path)``.
+
+    Raises:
+        ValueError: the env's spaces do not match the policy's.
+        AssertionError: onnxruntime and torch disagree on a check input.
+    """
+    import gymnasium  # noqa: TID251 (a layer above envs)
+    import numpy as np
+    from gymnasium import spaces  # noqa: TID251
+    from sb3_contrib import MaskablePPO
+
+    import wargym.envs  # noqa: F401  (registers the ids)
+    from wargym.agents.neural.export import export_onnx
+
+    checkpoint = Path(checkpoint)
+    card = _model_card(checkpoint)
+    env_id = env_id or card.get("env_id") or DEFAULT_ENV_ID
+    kwargs = dict(env_kwargs if env_kwargs is not None else card.get("env_kwargs", {}))
+    model = MaskablePPO.load(checkpoint, device="cpu")
+    space: Any = model.observation_space
+    dict_obs = isinstance(space, spaces.Dict)
+    obs_shape = tuple(int(d) for d in (space["observation"] if dict_obs else space).shape)
+    n_actions = int(getattr(model.action_space, "n", -1))
+    env = gymnasium.make(env_id, **_resolved(kwargs))
+    try:
+        env_space: Any = env.observation_space
+        env_obs: Any = env_space["observation"] if isinstance(env_space, spaces.Dict) else env_space
+        env_n = int(getattr(env.action_space, "n", -1))
+        if tuple(env_obs.shape) != obs_shape or env_n != n_actions:
+            raise ValueError(
+                f"{env_id} with {kwargs} has observation {tuple(env_obs.shape)} and "
+                f"{env_n} actions; the policy expects {obs_shape} and {n_actions}"
+            )
+        obs_version, act_version = layout_versions(env, env_id)
+    finally:
+        env.close()
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    export_onnx(model, out, check=check, seed=seed)
+    data = build_sidecar(
+        out,
+        env_id=env_id,
+        env_kwargs=kwargs,
+        observation_version=obs_version,
+        action_version=act_version,
+        obs_shape=(int(np.prod(obs_shape)),),
+        n_actions=n_actions,
+        policy=type(model.policy).__name__,
+        dict_observation=dict_obs,
+        source={"checkpoint": checkpoint.name, "num_timesteps": int(model.num_timesteps)},
+    )
+    side = sidecar_path(out)
+    side.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return out, side
+
+
+def _model_card(checkpoint: Path) -> dict[str, Any]:
+    card = checkpoint.with_suffix(".json")
+    if not card.is_file():
+        return {}
+    try:
+        data = json.loads(card.read_text(encoding="utf-8"))
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _resolved(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    from wargym.agents.envspecs import resolve_callables
+
+    return resolve_callables(kwargs)
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {str: "string", int: "integer", dict: "object", list: "array", bool: "boolean"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: ``python -m wargym.export_onnx CHECKPOINT OUT.onnx``."""
+    parser = argparse.ArgumentParser(
+        prog="wargym export-onnx", description="Export a MaskablePPO zip to ONNX + sidecar."
+    )
+    parser.add_argument("checkpoint", help="sb3-contrib MaskablePPO .zip")
+    parser.add_argument("out", help="output .onnx path (the sidecar is OUT.onnx.json)")
+    parser.add_argument("--env-id", default=None, help=f"Gymnasium id (default {DEFAULT_ENV_ID})")
+    parser.add_argument("--env-kwargs", default=None, help="JSON object of make() kwargs")
+    parser.add_argument("--check", type=int, default=200, help="random inputs compared (0: none)")
+    args = parser.parse_args(argv)
+    kwargs = None
+    if args.env_kwargs is not None:
+        kwargs = json.loads(args.env_kwargs)
+        if not isinstance(kwargs, dict):
+            parser.error("--env-kwargs must be a JSON object")
+    onnx_path, side = export(
+        args.checkpoint, args.out, env_id=args.env_id, env_kwargs=kwargs, check=args.check
+    )
+    print(json.dumps({"onnx": str(onnx_path), "sidecar": str(side)}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

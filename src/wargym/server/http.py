@@ -1,0 +1,111 @@
+"""HTTP transport: a FastAPI app over the protocol :class:`~.protocol.Handler`.
+
+Routes: ``POST /v1`` (any protocol request; the response's status follows its error code,
+:data:`~.validation.HTTP_STATUS`), ``GET /v1/info`` and ``GET /healthz``; FastAPI serves the
+OpenAPI description at ``/openapi.json`` (the request and response bodies are the JSON
+Schemas of ``wargym/server/schemas``). Bodies are read as a stream and refused past
+``max_bytes`` (413) before being parsed; each request runs in a worker thread and is answered
+with a ``timeout`` error (503) after ``timeout_s`` (the engine bounds its own loops, so the
+abandoned thread ends soon after). Requires the ``[serve]`` extra (fastapi, uvicorn).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from .protocol import PROTOCOL, Handler
+from .validation import HTTP_STATUS, ProtocolError, load_schema
+
+DEFAULT_HOST = "127.0.0.1"
+"""Loopback only unless told otherwise."""
+DEFAULT_PORT = 8765
+"""Default TCP port."""
+DEFAULT_TIMEOUT = 10.0
+"""Seconds a request may take before a ``timeout`` error answers it."""
+
+
+def create_app(handler: Handler, timeout_s: float = DEFAULT_TIMEOUT) -> FastAPI:
+    """The FastAPI application serving ``handler``."""
+    from wargym import __version__
+
+    app = FastAPI(
+        title="wargym opponent server",
+        version=__version__,
+        description=f"{PROTOCOL}: legal decisions, rules and learned opponents (docs/protocol.md)",
+    )
+    request_schema = _openapi_schema(load_schema("request"))
+    response_schema = _openapi_schema(load_schema("response"))
+
+    def reply(data: dict[str, Any]) -> JSONResponse:
+        error = data.get("error")
+        status = 200 if error is None else HTTP_STATUS.get(error["code"], 400)
+        return JSONResponse(data, status_code=status)
+
+    async def run(raw: bytes) -> JSONResponse:
+        try:
+            data = await asyncio.wait_for(asyncio.to_thread(handler.handle_bytes, raw), timeout_s)
+        except TimeoutError:
+            data = handler.error(ProtocolError("timeout", f"no answer within {timeout_s:g} s"))
+        return reply(data)
+
+    @app.post(
+        "/v1",
+        summary="Any protocol request",
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": request_schema}},
+            }
+        },
+        responses={
+            200: {"content": {"application/json": {"schema": response_schema}}},
+            400: {"description": "malformed request (error object)"},
+            413: {"description": "request too large"},
+            422: {"description": "invalid state or action, illegal action"},
+            503: {"description": "time limit reached"},
+        },
+    )
+    async def request_v1(request: Request) -> JSONResponse:
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > handler.max_bytes):
+            return reply(handler.error(_too_large(handler.max_bytes)))
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > handler.max_bytes:
+                return reply(handler.error(_too_large(handler.max_bytes)))
+            chunks.append(chunk)
+        return await run(b"".join(chunks))
+
+    @app.get("/v1/info", summary="Protocol, systems, scenarios, loaded policy, limits")
+    async def info() -> JSONResponse:
+        return await run(json.dumps({"protocol": PROTOCOL, "type": "info"}).encode())
+
+    @app.get("/healthz", summary="Liveness probe")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok", "protocol": PROTOCOL}
+
+    return app
+
+
+def _too_large(limit: int) -> ProtocolError:
+    return ProtocolError("too_large", f"request larger than {limit} bytes")
+
+
+def _openapi_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema without the JSON-Schema-only keys OpenAPI 3.1 documents do not need."""
+    return {k: v for k, v in schema.items() if k not in ("$schema", "$id")}
+
+
+def serve(handler: Handler, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
+          timeout_s: float = DEFAULT_TIMEOUT) -> None:  # fmt: skip
+    """Run the app with uvicorn (blocks)."""
+    import uvicorn
+
+    uvicorn.run(create_app(handler, timeout_s), host=host, port=port, log_level="warning")

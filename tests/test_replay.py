@@ -1,0 +1,164 @@
+# ruff: noqa: E501
+"""Replay viewer: pages from env replays, event lists and hex games; no addresses; JS runs."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from wargym.replay import ReplayError, frames_of, main, record_hex_replay, write_html
+
+FAKE_DOM = r"""
+const fs = require("fs");
+const html = fs.readFileSync(process.argv[2], "utf8");
+const data = /<script type="application\/json" id="replay-data">([\s\S]*?)<\/script>/.exec(html)[1];
+const code = /<script>\n([\s\S]*?)<\/script>/.exec(html)[1];
+const els = {};
+const el = id => els[id] || (els[id] = {id, innerHTML: "", textContent: id === "replay-data" ? data : "",
+  value: 0, max: 0, scrollTop: 0, scrollHeight: 0, dataset: {}, onclick: null,
+  addEventListener() {}});
+global.document = {getElementById: el, addEventListener() {}, body: {dataset: {}}};
+global.location = {hash: ""};
+global.window = {};
+global.setInterval = () => 1; global.clearInterval = () => {};
+eval(code);
+const FR = window.replayFrames, show = window.replayStep;
+const out = [];
+for (let i = 0; i < FR.length; i++) { show(i); out.push(el("map").innerHTML.length); }
+show(FR.length - 1);
+console.log(JSON.stringify({frames: FR.length, body: document.body.dataset.step,
+  svg: el("map").innerHTML, log: el("log").innerHTML.length, sizes: out}));
+"""
+
+
+@pytest.fixture(scope="module")
+def nq_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A short seeded skirmish (random legal blue vs the rules' red) saved by the env."""
+    import gymnasium
+
+    import wargym.envs  # noqa: F401
+
+    env = gymnasium.make("wargym/NoQuarter-Skirmish-v0", max_turns=3)
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(400):
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        obs, _, terminated, truncated, _ = env.step(action)
+        if terminated or truncated:
+            break
+    path = tmp_path_factory.mktemp("replay") / "battle.json"
+    env.unwrapped.save_replay(path)
+    return path
+
+
+def _no_addresses(page: str) -> None:
+    assert "http://" not in page and "https://" not in page
+    assert not re.search(r"(src|href)\s*=", page)
+
+
+def test_nq_replay_page_embeds_frames_and_holds_no_address(nq_replay: Path, tmp_path: Path) -> None:
+    data = json.loads(nq_replay.read_text())
+    view = frames_of(data)
+    assert len(view["frames"]) == len(data["steps"]) + 1 and not view["warnings"]
+    shots = [s for f in view["frames"] for s in f.get("shots", [])]
+    fired = [e for s in data["steps"] for e in s["events"] if e["type"] == "ShotFired"]
+    assert len(shots) == len(fired)
+    last = view["frames"][-1]["mechs"]
+    from wargym.rules.no_quarter import game
+    from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
+    from wargym.rules.no_quarter.state import Battle
+
+    battle = Battle.from_dict(data["start"])
+    for step in data["steps"]:
+        for event in step["events"]:
+            battle.apply(NO_QUARTER_EVENTS.from_dict(event))
+    assert [m["armor"] for m in last] == [sum(m.armor) for m in battle.mechs.values()]
+    assert game.outcome(battle) is not None or not battle.over
+    out = write_html(nq_replay, tmp_path / "page.html")
+    page = out.read_text()
+    _no_addresses(page)
+    assert '"format":"wargym-replay-view/1"' in page and "ShotFired" in page
+    assert main([str(nq_replay), "--html", str(tmp_path / "cli.html")]) == 0
+    assert (tmp_path / "cli.html").read_text() == page
+
+
+def test_event_list_and_initial_state_are_accepted(nq_replay: Path) -> None:
+    data = json.loads(nq_replay.read_text())
+    events = [e for s in data["steps"] for e in s["events"]]
+    view = frames_of({"initial_state": data["start"], "events": events})
+    assert len(view["frames"]) == len(events) + 1
+    with pytest.raises(ReplayError):
+        frames_of({"events": []})
+    with pytest.raises(ReplayError):
+        frames_of([1, 2])
+    with pytest.raises(ReplayError, match="start state"):
+        frames_of({"start": {"version": 99}, "events": []})
+
+
+def test_mission_replay_shows_pef_markers(tmp_path: Path) -> None:
+    import gymnasium
+
+    import wargym.envs  # noqa: F401
+
+    env = gymnasium.make("wargym/NoQuarter-Patrol-v0")
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        obs, _, terminated, truncated, _ = env.step(
+            int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        )
+        if terminated or truncated:
+            break
+    env.unwrapped.save_replay(tmp_path / "patrol.json")
+    view = frames_of(json.loads((tmp_path / "patrol.json").read_text()))
+    assert any(f["pefs"] for f in view["frames"])
+    _no_addresses(write_html(tmp_path / "patrol.json", tmp_path / "patrol.html").read_text())
+
+
+@pytest.mark.parametrize("env_id", ["wargym/PentagonWar-Duel-v0", "wargym/StarshipCombat-Duel-v0"])
+def test_hex_replays_of_the_space_games(env_id: str, tmp_path: Path) -> None:
+    replay = record_hex_replay(env_id, seed=0, max_steps=40)
+    assert replay["frames"][0]["units"] and len(replay["frames"]) > 1
+    (tmp_path / "hex.json").write_text(json.dumps(replay))
+    page = write_html(tmp_path / "hex.json", tmp_path / "hex.html").read_text()
+    _no_addresses(page)
+    assert '"kind":"hex"' in page
+
+
+def test_page_script_renders_every_frame_in_node(nq_replay: Path, tmp_path: Path) -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    page = write_html(nq_replay, tmp_path / "page.html")
+    (tmp_path / "dom.js").write_text(FAKE_DOM)
+    done = subprocess.run([node, str(tmp_path / "dom.js"), str(page)], capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["frames"] == len(json.loads(nq_replay.read_text())["steps"]) + 1
+    assert result["body"] == str(result["frames"] - 1)
+    assert result["svg"].count('class="mech') == 6 and "<rect" in result["svg"]
+    assert min(result["sizes"]) > 500
+
+
+def test_page_in_headless_chromium(nq_replay: Path, tmp_path: Path) -> None:
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("chromium (the Debian package) is not installed")
+    page = write_html(nq_replay, tmp_path / "page.html")
+    url = page.resolve().as_uri() + "#step=3"
+    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
+             "--virtual-time-budget=3000"]  # fmt: skip
+    dom = subprocess.run([*flags, "--dump-dom", url], capture_output=True, text=True, timeout=120)
+    assert 'data-step="3"' in dom.stdout and "<svg" in dom.stdout
+    assert "Uncaught" not in dom.stderr
+    shot = tmp_path / "replay.png"
+    subprocess.run([*flags, f"--screenshot={shot}", "--window-size=1200,800", url],
+                   capture_output=True, timeout=120)  # fmt: skip
+    assert shot.is_file() and shot.stat().st_size > 5000
