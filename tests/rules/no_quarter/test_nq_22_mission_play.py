@@ -103,7 +103,8 @@ def test_20_3_a_seen_pef_resolves_into_a_contact_group_and_an_in_sight() -> None
     game._run(ctx)
     resolved = next(e for e in ctx.log if isinstance(e, npev.PefResolved))
     assert (resolved.faces, resolved.passes, resolved.result) == ((1, 1), 2, "contact")
-    assert resolved.enemies == len(resolved.triggering) * 1 or resolved.enemies >= 1
+    assert resolved.contact_face == 3  # contact size 3: as many as the triggering force
+    assert resolved.enemies == len(resolved.triggering)  # a Team of the player: multiplier 1
     arrived = next(e for e in ctx.log if isinstance(e, npev.MechsArrived))
     assert arrived.side is Side.RED and len(arrived.mechs) == resolved.enemies
     assert len(battle.mechs) == before + resolved.enemies
@@ -220,10 +221,8 @@ def test_23_8_4_player_reinforcements_come_from_the_off_table_company_first() ->
     check_reinforcements(ctx, 4, 3)
     checked = next(e for e in ctx.log if isinstance(e, npev.ReinforcementChecked))
     assert checked.side is Side.BLUE and checked.passes == 2
+    assert (checked.table_faces, checked.unit, checked.mechs) == ((3, 4), "one_squad", 6)
     arrived = [e for e in ctx.log if isinstance(e, npev.MechsArrived)]
-    if checked.mechs == 0:
-        assert not arrived
-        return
     assert arrived and arrived[0].side is Side.BLUE
     used = battle.mission["reserve_used"]
     new_ids = {m.id for m in battle.mechs.values()} - before
