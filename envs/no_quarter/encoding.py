@@ -120,6 +120,9 @@ def _design_info(design: MechDesign, max_weapons: int) -> _DesignInfo:
 
 
 _DESIGN_OBJECTS: dict[tuple[str, int], MechDesign] = {}
+REACH_CACHE_SIZE = 512
+"""Weapon-reach discs kept per encoder, keyed by position, facing and range (mechs that
+have not moved since the last observation reuse theirs)."""
 
 
 def no_markers(battle: Battle, viewer: Side) -> Sequence[tuple[float, float]]:
@@ -209,6 +212,7 @@ class ObservationEncoder:
             (np.arange(self.cols) + 0.5) * self.cell,
             (np.arange(self.rows) + 0.5) * self.cell,
         )
+        self._reach_cache: dict[tuple[tuple[float, float], float, float], np.ndarray] = {}
 
     @property
     def space(self) -> spaces.Space[Any]:
@@ -291,12 +295,19 @@ class ObservationEncoder:
         ]
         if not ranges:
             return
-        xs, ys = self._grid
-        dx, dy = xs - mech.pos[0], ys - mech.pos[1]
-        rad = math.radians(mech.facing)
-        front = (dx[None, :] * math.cos(rad) + dy[:, None] * math.sin(rad)) >= 0.0
-        near = (dx * dx)[None, :] + (dy * dy)[:, None] <= max(ranges) ** 2
-        plane += near & front
+        key = (mech.pos, mech.facing, max(ranges))
+        reach = self._reach_cache.get(key)
+        if reach is None:
+            xs, ys = self._grid
+            dx, dy = xs - mech.pos[0], ys - mech.pos[1]
+            rad = math.radians(mech.facing)
+            front = (dx[None, :] * math.cos(rad) + dy[:, None] * math.sin(rad)) >= 0.0
+            near = (dx * dx)[None, :] + (dy * dy)[:, None] <= key[2] ** 2
+            reach = near & front
+            if len(self._reach_cache) >= REACH_CACHE_SIZE:
+                self._reach_cache.clear()
+            self._reach_cache[key] = reach
+        plane += reach
 
     def _unit(
         self,

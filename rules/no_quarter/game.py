@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import math
+
 from wargym.rules.dice import Dice
 from wargym.rules.errors import IllegalActionError
 from wargym.rules.events import Event
@@ -78,14 +80,22 @@ NEAR = 0.02
 def _distinct(options: list[Action]) -> list[Action]:
     """Drop repeated options and moves to (almost) the same point, keeping the first."""
     kept: list[Action] = []
-    points: dict[tuple[int, bool, bool], list[tuple[float, float]]] = {}
+    # kept move points bucketed on a NEAR grid: a point nearer than NEAR on both axes lies in
+    # the same or an adjacent cell, so only nine cells are searched (same result as a scan)
+    cells: dict[tuple[int, bool, bool, int, int], list[tuple[float, float]]] = {}
     for option in dict.fromkeys(options):
         if isinstance(option, Move):
-            near = points.setdefault((option.mech, option.reverse, option.jump), [])
             x, y = option.to
-            if any(abs(x - px) < NEAR and abs(y - py) < NEAR for px, py in near):
+            cx, cy = math.floor(x / NEAR), math.floor(y / NEAR)
+            key = (option.mech, option.reverse, option.jump)
+            if any(
+                abs(x - px) < NEAR and abs(y - py) < NEAR
+                for i in (-1, 0, 1)
+                for j in (-1, 0, 1)
+                for px, py in cells.get((*key, cx + i, cy + j), ())
+            ):
                 continue
-            near.append(option.to)
+            cells.setdefault((*key, cx, cy), []).append(option.to)
         kept.append(option)
     return kept
 

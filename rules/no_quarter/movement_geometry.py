@@ -348,7 +348,30 @@ def _terrain_candidates(
     directions: int,
     fractions: Sequence[float],
 ) -> tuple[Point, ...]:
-    """:func:`move_candidates` ignoring the bases: deduplicated, in order, terrain-legal."""
+    """:func:`move_candidates` ignoring the bases: deduplicated, in order, terrain-legal.
+
+    Terrain-only, so memoised per battlefield (mechs that stand still ask again each turn);
+    points with a zero coordinate are not memoised (``-0.0 == 0.0`` as a key).
+    """
+    if pos[0] == 0.0 or pos[1] == 0.0:
+        return _terrain_candidates_of(bf, pos, allowance, radius, directions, fractions)
+    key = ("moves", pos, allowance, radius, directions, tuple(fractions))
+    memo = bf.index.memo
+    found: tuple[Point, ...] | None = memo.get(key)
+    if found is None:
+        found = _terrain_candidates_of(bf, pos, allowance, radius, directions, fractions)
+        memo.put(key, found)
+    return found
+
+
+def _terrain_candidates_of(
+    bf: Battlefield,
+    pos: Point,
+    allowance: float,
+    radius: float,
+    directions: int,
+    fractions: Sequence[float],
+) -> tuple[Point, ...]:
     out: list[Point] = []
     seen: set[tuple[int, int]] = set()
     if not bf.is_on_table(pos, radius):

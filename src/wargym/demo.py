@@ -1,0 +1,152 @@
+"""``wargym demo``: the shipped learned opponent plays a Cestus V mission against the rules' AI.
+
+The player's side of a Cestus V mission (default: mission 1, *Trip Wire*, a Patrol with the
+book's force of six Star Army mechs) is commanded by the shipped MaskablePPO policy through
+:class:`~wargym.agents.battle_policy.PolicyPlayer` (a local three-mech view at each
+decision); the enemy comes as PEFs and is played by the book's non-player procedure inside
+the engine (§20, §22.4). The demo prints the forces, the outcome of the mission, who took
+the decisions, a summary of the event log and the policy's evaluation table
+(``agents/models/nq_skirmish_ppo_eval.json``), and writes a replay (JSON and a self-contained
+HTML viewer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+from pathlib import Path
+from typing import Any
+
+DEFAULT_MISSION = "mission_01_trip_wire"
+"""The Cestus V mission the demo plays when none is given."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The demo's options."""
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--mission",
+        default=DEFAULT_MISSION,
+        help="Cestus V mission file stem, e.g. mission_01_trip_wire ... mission_10_knockout_punch",
+    )
+    parser.add_argument("--policy", help="policy file (.onnx or .zip; default: the shipped one)")
+    parser.add_argument("--max-turns", type=int, default=None, help="turn limit override")
+    parser.add_argument("--replay", default="", help="also write the replay as JSON here")
+    parser.add_argument(
+        "--html",
+        default="wargym-demo-replay.html",
+        help="write a self-contained HTML replay here ('' to skip)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the mission, print the summaries, write the replay; 0 on success."""
+    import numpy as np
+
+    from wargym.agents.battle_policy import PolicyPlayer
+    from wargym.agents.learned import shipped_model
+    from wargym.rules.dice import RandomDice
+    from wargym.rules.errors import TableError
+    from wargym.rules.no_quarter import game
+    from wargym.rules.no_quarter.actions import action_to_dict
+    from wargym.rules.no_quarter.cestus_v_data import load_mission
+    from wargym.rules.no_quarter.cestus_v_rolls import mission_scenario
+    from wargym.rules.no_quarter.mission_play import new_mission
+    from wargym.rules.no_quarter.vocab import Faction
+
+    try:
+        mission = load_mission(args.mission)
+    except (TableError, OSError, KeyError) as exc:
+        raise SystemExit(f"wargym demo: unknown Cestus V mission {args.mission!r}: {exc}") from None
+    policy_path = Path(args.policy) if args.policy else shipped_model(".onnx")
+    player = PolicyPlayer(policy_path, rng=args.seed)
+    rng = np.random.default_rng(args.seed)
+    setup_rng, dice_rng = rng.spawn(2)
+    dice = RandomDice(dice_rng)
+    scenario = mission_scenario(mission, faction=Faction.STAR_ARMY, turn_limit=args.max_turns)
+    battle = new_mission(scenario, setup_rng, dice)
+    start = battle.to_dict()
+    title = f"Cestus V, mission {mission.number}: {mission.name} ({mission.kind.value})"
+    print(f"{title}, seed {args.seed}")
+    print(f"Player (blue, Star Army): the learned policy {policy_path.name}")
+    print("Enemy (red, Hishen): the rules' non-player AI, arriving as PEFs (§20, §22.4)")
+    for mech in battle.mechs.values():
+        star = " Star" if mech.pilot.star else ""
+        print(f"  {mech.side.value:4} #{mech.id} {mech.design.id:14} Rep {mech.rep}{star}")
+    print(battle.battlefield.ascii(), end="\n\n")
+    steps: list[dict[str, Any]] = [
+        {"agent": "rules", "index": None, "action": None, "events": game.advance(battle, dice)}
+    ]
+    while not battle.over:
+        decision = battle.decision
+        assert decision is not None
+        legal = game.legal_actions(battle)
+        before = sum(player.counts.values())
+        policy_before = player.counts["policy"]
+        action = player.act_engine(battle, legal, decision.side)
+        assert sum(player.counts.values()) == before + 1
+        who = "policy" if player.counts["policy"] > policy_before else "procedure"
+        events = game.play(battle, action, dice)
+        steps.append(
+            {"agent": who, "index": None, "action": action_to_dict(action), "events": events}
+        )
+    result = game.outcome(battle)
+    assert result is not None
+    winner, reason = result
+    log = [e.to_dict() for step in steps for e in step["events"]]
+    verdict = {None: "a draw", "blue": "mission success", "red": "mission failure"}[
+        None if winner is None else winner.value
+    ]
+    print(f"Outcome: {verdict} ({reason}) after {battle.turn} turns and {len(log)} events.")
+    print(
+        f"Decisions: {player.counts['policy']} by the learned policy, "
+        f"{player.counts['procedure']} by the book's procedure (choices outside its skirmish view)."
+    )
+    for side in ("blue", "red"):
+        mechs = [m for m in battle.mechs.values() if m.side.value == side]
+        left = sum(1 for m in mechs if m.removed is None)
+        gone = [f"#{m.id} {m.removed.value}" for m in mechs if m.removed is not None]
+        print(f"  {side}: {left} of {len(mechs)} on the table; lost: {', '.join(gone) or 'none'}")
+    print("Event log summary:")
+    for name, count in collections.Counter(e["type"] for e in log).most_common(12):
+        print(f"  {name:20} {count}")
+    print_evaluation(policy_path)
+    replay = {
+        "format": "nq-replay-v1",
+        "seed": args.seed,
+        "start": start,
+        "steps": [{**step, "events": [e.to_dict() for e in step["events"]]} for step in steps],
+        "outcome": {"winner": None if winner is None else winner.value, "reason": reason},
+    }
+    if args.replay:
+        from wargym.envs.no_quarter.solo import write_json_atomic
+
+        write_json_atomic(args.replay, replay)
+        print(f"Replay written to {args.replay}")
+    if args.html:
+        from wargym.replay import write_html
+
+        path = write_html(replay, args.html)
+        print(f"Replay viewer written to {path} (open it in a browser)")
+    return 0
+
+
+def print_evaluation(policy_path: Path) -> None:
+    """The policy's shipped evaluation table (``<stem>_eval.json`` beside it), if any."""
+    report = policy_path.with_name(policy_path.stem + "_eval.json")
+    if not report.is_file():
+        print(f"(no evaluation report beside {policy_path.name})")
+        return
+    data = json.loads(report.read_text(encoding="utf-8"))
+    print(f"Evaluation of the policy in the mirror skirmish ({report.name}):")
+    print(f"  {'agent':10} {'vs':10} {'games':>5} {'W':>4} {'D':>4} {'L':>4}  win %  95% CI")
+    for m in data.get("matches", []):
+        print(
+            f"  {m['agent_a']:10} {m['agent_b']:10} {m['games']:>5} {m['wins']:>4} "
+            f"{m['draws']:>4} {m['losses']:>4}  {100 * m['win_rate']:5.1f}  "
+            f"[{100 * m['win_low']:.1f}, {100 * m['win_high']:.1f}]"
+        )
+    elo = data.get("elo") or {}
+    if elo:
+        print("  Elo (random = 0): " + ", ".join(f"{k} {v:+.0f}" for k, v in elo.items()))
