@@ -101,10 +101,22 @@ def test_nothing_at_the_repo_root_is_named_wargym() -> None:
     )
 
 
-def test_src_wargym_init_imports_nothing() -> None:
+def test_src_wargym_init_imports_only_the_stdlib_registration_hook() -> None:
     tree = ast.parse((ROOT / "src" / "wargym" / "__init__.py").read_text(encoding="utf-8"))
     imports = [node for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)]
-    assert not imports, "src/wargym/__init__.py holds a docstring and __version__ only"
+    assert [
+        (i.module, [a.name for a in i.names]) for i in imports if isinstance(i, ast.ImportFrom)
+    ] == [("wargym._autoregister", ["install"])], (
+        "src/wargym/__init__.py holds a docstring, __version__ and the registration hook only"
+    )
+    hook = ast.parse((ROOT / "src" / "wargym" / "_autoregister.py").read_text(encoding="utf-8"))
+    roots = {
+        (n.module or "").split(".")[0] if isinstance(n, ast.ImportFrom) else a.name.split(".")[0]
+        for n in ast.walk(hook)
+        if isinstance(n, ast.Import | ast.ImportFrom)
+        for a in n.names
+    }
+    assert roots <= {"__future__", "importlib", "sys", "types", "typing", "warnings"}, roots
     assert (ROOT / "src" / "wargym" / "py.typed").is_file()
 
 

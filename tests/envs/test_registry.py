@@ -53,6 +53,7 @@ FAST_KWARGS: dict[str, dict[str, Any]] = {
     "wargym/NoQuarter-Patrol-v0": NQ_MISSION_FAST,
     "wargym/NoQuarter-Attack-v0": NQ_MISSION_FAST,
     "wargym/NoQuarter-Defend-v0": NQ_MISSION_FAST,
+    "wargym/NoQuarter-CestusV-v0": {"max_turns": 1, "max_missions": 1},
     "no_quarter_v0": {"max_turns": 2, "mechs_per_side": 2},
 }
 
@@ -123,15 +124,30 @@ def test_registry_registration_is_idempotent_and_silent() -> None:
     assert all(env_id in gymnasium.registry for env_id in GYM_IDS)
 
 
-def test_registry_import_wargym_does_not_import_gymnasium_but_envs_registers() -> None:
+def test_registry_import_wargym_registers_without_importing_gymnasium() -> None:
     code = (
         "import sys, wargym\n"
         "assert 'gymnasium' not in sys.modules, 'import wargym pulled in gymnasium'\n"
+        "import wargym.rules.no_quarter.game\n"
+        "assert 'gymnasium' not in sys.modules, 'import wargym.rules pulled in gymnasium'\n"
         "import gymnasium\n"
-        "assert 'wargym/PentagonWar-Duel-v0' not in gymnasium.registry\n"
-        "env = gymnasium.make('wargym.envs:wargym/PentagonWar-Duel-v0', max_turns=1)\n"
+        "assert 'wargym/NoQuarter-Skirmish-v0' in gymnasium.registry\n"
+        "env = gymnasium.make('wargym/PentagonWar-Duel-v0', max_turns=1)\n"
         "env.reset(seed=0)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_registry_import_wargym_after_gymnasium_registers_at_once() -> None:
+    code = (
+        "import gymnasium\n"
+        "assert 'wargym/StarshipCombat-Duel-v0' not in gymnasium.registry\n"
+        "import wargym\n"
         "assert 'wargym/StarshipCombat-Duel-v0' in gymnasium.registry\n"
+        "env = gymnasium.make('wargym.envs:wargym/StarshipCombat-Duel-v0')\n"
     )
     done = subprocess.run(
         [sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, timeout=120
