@@ -6,13 +6,16 @@
 * ``wargym/NoQuarter-Patrol-v0``, ``wargym/NoQuarter-Attack-v0``,
   ``wargym/NoQuarter-Defend-v0`` (:mod:`.mission`): the agent plays a mission (§22) of a
   scenario file against the rules' NP side (PEFs, NP tactics, reinforcements, weather).
+* ``wargym/NoQuarter-CestusV-v0`` (:mod:`.campaign_env`): one episode is the whole
+  ten-mission Cestus V campaign (§27), campaign decisions between missions included.
 * PettingZoo ``no_quarter_v0``: :func:`wargym.envs.no_quarter.aec.env` (AEC: the side at the
   current decision point acts, reactions included) and
   :func:`wargym.envs.no_quarter.aec.parallel_env` (Parallel: the other side waits).
 
 Building blocks: :mod:`.codec` (the flat action space "nq-act-v1"), :mod:`.encoding` (the
 observation "nq-obs-v1" and the event filter of the fog of war), :mod:`.mission_encoding`
-(the mission observation "nq-obs-v2"); docs/encodings.md.
+(the mission observation "nq-obs-v2"), :mod:`.campaign_encoding` (the campaign block and its
+actions); docs/encodings.md.
 
 ``GYM_IDS`` and ``PETTINGZOO_MODULES`` are for registration by ``wargym.envs``.
 """
@@ -22,6 +25,7 @@ GYM_IDS = {
     "wargym/NoQuarter-Patrol-v0": "wargym.envs.no_quarter.mission:NoQuarterPatrolEnv",
     "wargym/NoQuarter-Attack-v0": "wargym.envs.no_quarter.mission:NoQuarterAttackEnv",
     "wargym/NoQuarter-Defend-v0": "wargym.envs.no_quarter.mission:NoQuarterDefendEnv",
+    "wargym/NoQuarter-CestusV-v0": "wargym.envs.no_quarter.campaign_env:NoQuarterCampaignEnv",
 }
 """Gymnasium ids of this package and their entry points."""
 
