@@ -1,10 +1,11 @@
 """Gymnasium and PettingZoo environments over the rules engines (``wargym.envs``).
 
-Importing this package registers every wargym Gymnasium id (``import wargym`` alone imports
-nothing, so it never pulls in gymnasium)::
+Importing this package registers every wargym Gymnasium id; ``import wargym`` imports it for
+you as soon as gymnasium is imported (:mod:`wargym._autoregister`), so ``import wargym`` alone
+never pulls in gymnasium::
 
     import gymnasium
-    import wargym.envs  # registers the ids below
+    import wargym  # registers the ids below
 
     env = gymnasium.make("wargym/PentagonWar-Duel-v0", scenario="fleet")
 
