@@ -46,6 +46,10 @@ def _check(name: str, value: Any, hint: Any, where: str) -> Any:
         raise ConfigError(errors[0] if errors else f"{where}: {name}: bad value {value!r}")
     if hint is Any:
         return value
+    if origin is typing.Literal:
+        if isinstance(value, bool) or value not in args:
+            raise ConfigError(f"{where}: {name} must be one of {list(args)}, got {value!r}")
+        return value
     if hint is bool:
         if not isinstance(value, bool):
             raise ConfigError(f"{where}: {name} must be true or false, got {value!r}")
@@ -93,7 +97,7 @@ def load_preset(cls: type[T], path: str | Path) -> T:
     where = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{where}: cannot read preset: {exc}") from exc
     try:
         data = yaml.safe_load(text) or {}

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from wargym.export_onnx import Sidecar, read_sidecar
+from wargym.export_onnx import Sidecar, SidecarError, read_sidecar
 
 LOG = logging.getLogger(__name__)
 
@@ -34,8 +34,9 @@ class OnnxPolicy:
         threads: onnxruntime intra-op threads (1 is fastest for small MLPs).
 
     Raises:
-        wargym.export_onnx.SidecarError: the sidecar is missing or invalid, or the file's
-            digest differs from the sidecar's.
+        wargym.export_onnx.SidecarError: the sidecar is missing or invalid, the file's
+            digest differs from the sidecar's, the file is no loadable ONNX graph, or the
+            graph's input widths differ from ``obs_shape`` / ``n_actions``.
         ValueError: the graph's inputs or outputs do not match the sidecar.
     """
 
@@ -50,9 +51,14 @@ class OnnxPolicy:
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = max(1, int(threads))
         options.inter_op_num_threads = 1
-        self._session = onnxruntime.InferenceSession(
-            str(self.path), options, providers=["CPUExecutionProvider"]
-        )
+        try:
+            self._session = onnxruntime.InferenceSession(
+                str(self.path), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime's own errors (InvalidProtobuf, Fail, ...)
+            raise SidecarError(
+                "onnx_file", f"{self.path.name} is not a loadable ONNX graph: {exc}"
+            ) from exc
         inputs = [i.name for i in self._session.get_inputs()]
         outputs = [o.name for o in self._session.get_outputs()]
         if inputs != list(self.sidecar.raw["inputs"]):
@@ -61,6 +67,15 @@ class OnnxPolicy:
             raise ValueError(f"{self.path.name}: graph outputs {outputs} differ from the sidecar")
         self.obs_size = int(np.prod(self.sidecar.obs_shape))
         self.n_actions = self.sidecar.n_actions
+        for node, field, want in (
+            (self._session.get_inputs()[0], "obs_shape", self.obs_size),
+            (self._session.get_inputs()[1], "n_actions", self.n_actions),
+        ):
+            width = node.shape[-1] if node.shape else None
+            if isinstance(width, int) and width != want:
+                raise SidecarError(
+                    field, f"sidecar says {want} values, graph input {node.name!r} takes {width}"
+                )
         self.fallbacks = 0
         """How many times the graph's choice was masked and the first legal index was played."""
 

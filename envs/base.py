@@ -17,11 +17,17 @@ test, rewards and encodings.
 * :class:`MaskedEnvMixin` (Gymnasium envs: ``action_masks()``) and :class:`SidesAsAgents`
   (PettingZoo envs: cached per-agent spaces, AEC bookkeeping, ``close``); both carry the
   illegal-action policy.
+* Bad input (docs/bad_input.md): :class:`EnvArgumentError` (a keyword argument of an env with
+  a wrong type or value; the message names the argument), :class:`InvalidActionError` (an
+  action that is no index at all: ``bool``, ``float``, ``str``, an array of more than one
+  value; raised whatever the illegal-action policy) and the checks :func:`check_int`,
+  :func:`check_number`, :func:`check_choice`, :func:`check_keys`, :func:`check_render_mode`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, TypeVar, get_args
 
 import numpy as np
@@ -37,6 +43,90 @@ SIDE_AGENTS = ("side_0", "side_1")
 """PettingZoo agent names of the two sides of a space battle."""
 
 StateT = TypeVar("StateT")
+
+
+class EnvArgumentError(ValueError):
+    """A keyword argument of an env has a wrong type or value; the message names it.
+
+    A ``ValueError`` (what Gymnasium and PettingZoo code expects from a bad argument); an
+    unknown keyword stays Python's own ``TypeError`` ("unexpected keyword argument 'x'").
+    """
+
+
+class InvalidActionError(IllegalActionError, TypeError):
+    """An action that is not an index of the ``Discrete`` action space at all.
+
+    ``bool``, ``float``, ``str``, non-integer arrays and arrays of more than one value are
+    refused whatever the illegal-action policy (an integer out of range or masked out is an
+    *illegal* action and follows the policy). The state is left untouched.
+    """
+
+
+def check_int(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as an ``int`` (``bool`` refused) within ``[low, high]``.
+
+    Raises:
+        EnvArgumentError: naming ``name``, the value and the bound.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise EnvArgumentError(f"{name} must be an integer, got {value!r}")
+    if low is not None and value < low:
+        raise EnvArgumentError(f"{name} must be >= {low}, got {value!r}")
+    if high is not None and value > high:
+        raise EnvArgumentError(f"{name} must be <= {high}, got {value!r}")
+    return int(value)
+
+
+def check_number(name: str, value: Any) -> float:
+    """``value`` as a finite ``float`` (``bool`` refused).
+
+    Raises:
+        EnvArgumentError: naming ``name`` and the value.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise EnvArgumentError(f"{name} must be a number, got {value!r}")
+    if not math.isfinite(float(value)):
+        raise EnvArgumentError(f"{name} must be finite, got {value!r}")
+    return float(value)
+
+
+def check_choice(name: str, value: Any, choices: Iterable[Any]) -> Any:
+    """``value`` if it is one of ``choices``.
+
+    Raises:
+        EnvArgumentError: naming ``name``, the value and the choices.
+    """
+    options = list(choices)
+    if not isinstance(value, str) or value not in options:
+        raise EnvArgumentError(f"{name} must be one of {options}, got {value!r}")
+    return value
+
+
+def check_keys(name: str, value: Any, allowed: Iterable[str]) -> dict[str, Any]:
+    """``value`` as a dict whose keys are among ``allowed`` (``None``: empty).
+
+    Raises:
+        EnvArgumentError: naming ``name`` and the unknown keys (or the wrong type).
+    """
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise EnvArgumentError(f"{name} must be a mapping, got {type(value).__name__}")
+    known = sorted(allowed)
+    unknown = sorted(str(k) for k in value if k not in known)
+    if unknown:
+        raise EnvArgumentError(f"unknown {name} keys {unknown}; known: {known}")
+    return dict(value)
+
+
+def check_render_mode(render_mode: Any, modes: Sequence[str]) -> None:
+    """Refuse a ``render_mode`` that is neither ``None`` nor one of ``modes``.
+
+    Raises:
+        EnvArgumentError: naming ``render_mode``, the value and the supported modes.
+    """
+    if render_mode is not None and render_mode not in modes:
+        raise EnvArgumentError(f"unsupported render_mode {render_mode!r}; one of {list(modes)}")
 
 
 class IllegalActionHandling:
@@ -57,14 +147,15 @@ class IllegalActionHandling:
         """Check and store the policy.
 
         Raises:
-            ValueError: ``mode`` is not one of :data:`IllegalPolicy`.
+            EnvArgumentError: ``mode`` is not one of :data:`IllegalPolicy`, or ``penalty``
+                is not a finite number.
         """
-        if mode not in get_args(IllegalPolicy):
-            raise ValueError(
+        if not isinstance(mode, str) or mode not in get_args(IllegalPolicy):
+            raise EnvArgumentError(
                 f"illegal_action must be one of {', '.join(get_args(IllegalPolicy))}: {mode!r}"
             )
         self.illegal_action = mode
-        self.illegal_penalty = penalty
+        self.illegal_penalty = check_number("illegal_penalty", penalty)
 
     def _resolve_illegal(self, message: str) -> tuple[float, bool]:
         """Raise ``IllegalActionError(message)`` or return the actor's (reward, episode ends)."""
@@ -76,11 +167,35 @@ class IllegalActionHandling:
         return self.illegal_penalty, False
 
 
+def action_index(action: Any) -> int:
+    """``action`` as an ``int``: a Python or numpy integer, or an integer array of one value.
+
+    Raises:
+        InvalidActionError: ``action`` is a ``bool``, ``float``, ``str``, ``None``, a
+            non-integer array or an array of more than one value (the message names it).
+    """
+    if isinstance(action, np.ndarray) and action.size == 1:
+        if np.issubdtype(action.dtype, np.integer):
+            return int(action.reshape(()))
+    elif isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        return int(action)
+    shape = f" of shape {action.shape}" if isinstance(action, np.ndarray) else ""
+    raise InvalidActionError(
+        f"action must be an integer index, got {type(action).__name__}{shape}: {action!r}"
+    )
+
+
 def mask_allows(mask: np.ndarray, action: Any) -> bool:
-    """Whether ``action`` (an int-like or ``None``) is a legal index of ``mask``."""
+    """Whether ``action`` (an int-like or ``None``) is a legal index of ``mask``.
+
+    ``None`` (no action given) and integers out of range are illegal (``False``).
+
+    Raises:
+        InvalidActionError: ``action`` is no integer index at all (:func:`action_index`).
+    """
     if action is None:
         return False
-    index = int(action)
+    index = action_index(action)
     return 0 <= index < mask.shape[0] and bool(mask[index])
 
 

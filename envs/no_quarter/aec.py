@@ -20,19 +20,34 @@ illegal-action policies, ``info`` keys, rendering and replays are those of
 
 from __future__ import annotations
 
+import dataclasses
+import typing
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from wargym.envs.base import SidesAsAgents, mask_allows, seeded_streams, step_info
+from wargym.envs.base import (
+    EnvArgumentError,
+    SidesAsAgents,
+    check_choice,
+    check_int,
+    check_keys,
+    check_number,
+    check_render_mode,
+    mask_allows,
+    seeded_streams,
+    step_info,
+)
 from wargym.rules.dice import RandomDice
 from wargym.rules.events import Event
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.data import RulesOptions
+from wargym.rules.no_quarter.state import Battle, BattleOptions
+from wargym.rules.no_quarter.vocab import Faction, Side
 
-from .solo import SkirmishCore, _outcome
+from .solo import SHAPING_TERMS, SkirmishCore, _outcome
 
 if TYPE_CHECKING:
     from .parallel import NoQuarterParallel
@@ -40,6 +55,56 @@ if TYPE_CHECKING:
 AGENTS = ("blue", "red")
 """PettingZoo agent names: the two sides."""
 SIDES = {"blue": Side.BLUE, "red": Side.RED}
+
+
+def _check_fields(name: str, value: Any, cls: type[Any], skip: tuple[str, ...] = ()) -> None:
+    """Keys, types and ``Literal`` choices of an options dict against dataclass ``cls``."""
+    hints = typing.get_type_hints(cls)
+    fields = [f.name for f in dataclasses.fields(cls) if f.name not in skip]
+    for key, item in check_keys(name, value, fields).items():
+        hint, where = hints[key], f"{name}.{key}"
+        if typing.get_origin(hint) is typing.Literal:
+            check_choice(where, item, typing.get_args(hint))
+        elif hint is bool and not isinstance(item, bool):
+            raise EnvArgumentError(f"{where} must be true or false, got {item!r}")
+        elif hint is int:
+            check_int(where, item)
+        elif hint is float:
+            check_number(where, item)
+
+
+def check_skirmish_config(
+    config: Mapping[str, Any], terms: tuple[str, ...] = SHAPING_TERMS
+) -> None:
+    """Check the keyword arguments of a No Quarter skirmish env before it is built.
+
+    Unknown keywords are left to Python (``TypeError`` naming the keyword).
+
+    Raises:
+        EnvArgumentError: a known keyword with a wrong type or value (the message names it).
+    """
+    if "factions" in config:
+        factions = config["factions"]
+        if isinstance(factions, str) or not isinstance(factions, Sequence):
+            raise EnvArgumentError(f"factions must be a pair of faction names, got {factions!r}")
+        if len(factions) != 2:
+            raise EnvArgumentError(f"factions must name 2 factions, got {len(factions)}")
+        for i, name in enumerate(factions):
+            check_choice(f"factions[{i}]", name, [f.value for f in Faction])
+    for key, low in (("mechs_per_side", 1), ("stars", 0), ("max_turns", 1), ("max_weapons", 1)):
+        if key in config:
+            check_int(key, config[key], low)
+    for key in ("max_buildings",):
+        if key in config:
+            check_int(key, config[key], 0)
+    if config.get("max_mechs") is not None:
+        check_int("max_mechs", config["max_mechs"], 1)
+    if "cell" in config and check_number("cell", config["cell"]) <= 0:
+        raise EnvArgumentError(f"cell must be > 0, got {config['cell']!r}")
+    _check_fields("battle_options", config.get("battle_options"), BattleOptions, ("rules",))
+    _check_fields("rules_options", config.get("rules_options"), RulesOptions)
+    for term, weight in check_keys("reward_shaping", config.get("reward_shaping"), terms).items():
+        check_number(f"reward_shaping.{term}", weight)
 
 
 class HeadToHeadCore(SkirmishCore, SidesAsAgents):
@@ -60,6 +125,9 @@ class HeadToHeadCore(SkirmishCore, SidesAsAgents):
         illegal_penalty: float,
         config: dict[str, Any],
     ) -> None:
+        # "human" draws nothing (render() returns None); PettingZoo's render_test builds with it
+        check_render_mode(render_mode, [*self.metadata["render_modes"], "human"])
+        check_skirmish_config(config)
         self._configure(render_mode=render_mode, **config)
         self._set_illegal_policy(illegal_action, illegal_penalty)
         self._set_spaces(AGENTS, self.obs_space, spaces.Discrete(self.codec.n))
@@ -171,7 +239,7 @@ class NoQuarterAEC(HeadToHeadCore, AECEnv[str, dict[str, Any], int]):  # type: i
             kind = "none" if decision is None else decision.kind.value
             index = -1 if action is None else int(action)
             reward, ended = self._resolve_illegal(
-                f"{agent}: action {index} ({self.codec.describe(index, battle)}) is not legal "
+                f"{agent}: action {action!r} ({self.codec.describe(index, battle)}) is not legal "
                 f"at the {kind} decision"
             )
             self.infos = self._infos(battle, [], {agent})

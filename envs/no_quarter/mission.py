@@ -20,7 +20,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from wargym.envs.base import check_render_mode
 from wargym.rules.dice import Dice, RandomDice
+from wargym.rules.errors import TableError
 from wargym.rules.events import Event
 from wargym.rules.no_quarter import game
 from wargym.rules.no_quarter.data import RulesOptions
@@ -30,6 +32,7 @@ from wargym.rules.no_quarter.scenario import Scenario, load_scenario, scenario_f
 from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.vocab import Side
 
+from .aec import check_skirmish_config
 from .mission_encoding import MissionObservationEncoder, SightingOrder, pef_markers
 from .solo import MAX_REDRAWS, SHAPING_TERMS, NoQuarterSkirmishEnv, make_opponent
 
@@ -75,18 +78,30 @@ def build_scenario(
         sc = scenario
     elif isinstance(scenario, Mapping):
         sc = scenario_from_dict(dict(scenario))
-    else:
+    elif isinstance(scenario, (str, os.PathLike)):
         sc = load_scenario(Path(scenario) if isinstance(scenario, os.PathLike) else scenario)
+    else:
+        raise TableError(
+            f"scenario: expected a name, a path, a Scenario or scenario data, got {scenario!r}"
+        )
     if not (options or player or enemy or max_turns is not None):
         return sc
     data = sc.to_dict()
+    where = f"{sc.source or sc.name} (with keyword overrides)"
+    for name, value in (("options", options), ("player", player), ("enemy", enemy)):
+        if value is not None and not isinstance(value, Mapping):
+            raise TableError(f"{where}: {name}: expected a mapping, got {type(value).__name__}")
     for group, fields in (options or {}).items():
+        if not isinstance(fields, Mapping):
+            raise TableError(
+                f"{where}: options.{group}: expected a mapping, got {type(fields).__name__}"
+            )
         data["options"].setdefault(group, {}).update(fields)
     data["player"].update(player or {})
     data["enemy"].update(enemy or {})
     if max_turns is not None:
-        data["turn_limit"] = int(max_turns)
-    return scenario_from_dict(data, f"{sc.source or sc.name} (with keyword overrides)")
+        data["turn_limit"] = max_turns  # checked (type, range) as the file's turn_limit
+    return scenario_from_dict(data, where)
 
 
 class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
@@ -176,6 +191,17 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
         flatten: bool = True,
         dice_factory: DiceFactory | None = None,
     ) -> None:
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        check_skirmish_config(
+            {
+                "max_mechs": max_mechs,
+                "max_weapons": max_weapons,
+                "max_buildings": max_buildings,
+                "cell": cell,
+                "reward_shaping": reward_shaping,
+            },
+            MISSION_SHAPING_TERMS,
+        )
         if scenario is None:
             if self.mission_kind is None:
                 raise ValueError("NoQuarterMissionEnv needs a scenario")

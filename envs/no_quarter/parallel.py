@@ -15,12 +15,13 @@ replays are those of :class:`~wargym.envs.no_quarter.aec.NoQuarterAEC`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from pettingzoo import ParallelEnv
 
-from wargym.envs.base import mask_allows
+from wargym.envs.base import InvalidActionError, mask_allows
 
 from .aec import AGENTS, SIDES, HeadToHeadCore
 from .codec import WAIT
@@ -59,15 +60,24 @@ class NoQuarterParallel(HeadToHeadCore, ParallelEnv[str, dict[str, Any], int]): 
     ]:  # fmt: skip
         """The deciding side plays its action; the other side must wait."""
         battle = self.battle
+        if not isinstance(actions, Mapping):
+            raise InvalidActionError(
+                f"actions must be a dict of agent -> action, got {type(actions).__name__}"
+            )
+        unknown = sorted(str(a) for a in actions if a not in AGENTS)
+        if unknown:
+            raise InvalidActionError(f"actions for unknown agents {unknown}; agents: {AGENTS}")
         rewards = dict.fromkeys(AGENTS, 0.0)
         illegal: set[str] = set()
         ended = False
         for agent in AGENTS:
-            if not mask_allows(self._agent_mask(agent), actions.get(agent)):
+            action = actions.get(agent)
+            if not mask_allows(self._agent_mask(agent), action):
                 illegal.add(agent)
+                index = -1 if action is None else int(action)
                 penalty, stop = self._resolve_illegal(
-                    f"{agent}: action {actions.get(agent)} is not legal now "
-                    f"({self.codec.describe(int(actions.get(agent, -1)), battle)})"
+                    f"{agent}: action {action} is not legal now "
+                    f"({self.codec.describe(index, battle)})"
                 )
                 rewards[agent] += penalty
                 ended = ended or stop

@@ -178,7 +178,11 @@ def load_definition(path_or_name: str | Path) -> CampaignDefinition:
     """Load a campaign definition from a file, or a shipped one by name (``"generic"``)."""
     path = Path(path_or_name)
     if isinstance(path_or_name, Path) or path.suffix in (".yaml", ".yml") or path.exists():
-        source, text = str(path), path.read_text(encoding="utf-8")
+        source = str(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise TableError(f"{source}: cannot read the campaign: {error}") from error
     else:
         source = f"{FOLDER}/{path_or_name}.yaml"
         resource = resources.files(PACKAGE).joinpath(source)

@@ -54,7 +54,8 @@ def stale_temp_files(path: str | Path) -> list[Path]:
 def write_json_atomic(path: str | Path, data: Any) -> None:
     """Write ``data`` as JSON to ``path`` atomically (temp file, fsync, replace, fsync folder).
 
-    Raises StateError for data that is not plain JSON (NaN included); the old file stays.
+    Raises StateError for data that is not plain JSON (NaN included) and for a failed write
+    (missing or read-only folder, disk full, I/O error); the old file stays as it was.
     """
     target = Path(path)
     try:
@@ -62,9 +63,12 @@ def write_json_atomic(path: str | Path, data: Any) -> None:
     except (TypeError, ValueError) as error:
         raise StateError(f"{target}: cannot write the save: {error}") from error
     folder = target.parent if str(target.parent) else Path(".")
-    for stale in stale_temp_files(target):
-        stale.unlink(missing_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=TEMP_SUFFIX, dir=folder)
+    try:
+        for stale in stale_temp_files(target):
+            stale.unlink(missing_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=TEMP_SUFFIX, dir=folder)
+    except OSError as error:  # a missing or read-only folder: the old save is untouched
+        raise StateError(f"{target}: cannot write the save: {error}") from error
     try:
         mode = target.stat().st_mode & 0o777 if target.exists() else DEFAULT_MODE
         os.chmod(temp, mode)
@@ -73,6 +77,9 @@ def write_json_atomic(path: str | Path, data: Any) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, target)
+    except OSError as error:  # disk full, I/O error: the old save stays as it was
+        Path(temp).unlink(missing_ok=True)
+        raise StateError(f"{target}: cannot write the save: {error}") from error
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise

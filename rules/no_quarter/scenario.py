@@ -465,7 +465,7 @@ def load_scenario(path_or_name: str | Path) -> Scenario:
     if isinstance(path_or_name, Path) or path.suffix in (".yaml", ".yml") or path.exists():
         try:
             text = path.read_text(encoding="utf-8")
-        except OSError as error:
+        except (OSError, UnicodeDecodeError) as error:
             raise TableError(f"{path}: cannot read the scenario: {error}") from error
         return parse_scenario(parse_yaml(text, str(path)))
     resource = resources.files(PACKAGE).joinpath(f"{FOLDER}/{path_or_name}.yaml")

@@ -175,21 +175,33 @@ def run(game: CampaignGame, pick: Controller, path: str, seed: int | None, missi
     return game.campaign.over
 
 
+def non_negative_int(text: str) -> int:
+    """An argparse type: an integer >= 0 (argparse turns the ValueError into exit code 2)."""
+    value = int(text)
+    if value < 0:
+        raise ValueError(text)
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the exit status."""
+    """Entry point; returns the exit status (2: bad arguments or a bad file, no traceback)."""
     parser = argparse.ArgumentParser(prog="wargym.campaign_cli", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     for name in ("start", "continue"):
         p = sub.add_parser(name)
         p.add_argument("--save", required=True)
-        p.add_argument("--player", default="scripted")
-        p.add_argument("--enemy", default="scripted")
+        p.add_argument("--player", default="scripted", choices=("scripted", "random", "human"))
+        p.add_argument(
+            "--enemy", default="scripted", help="scripted only: the rules' NP AI (§22.4)"
+        )
         p.add_argument("--seed", type=int, default=None)
-        p.add_argument("--missions", type=int, default=0, help="stop after N missions (0: all)")
+        p.add_argument(
+            "--missions", type=non_negative_int, default=0, help="stop after N missions (0: all)"
+        )
         if name == "start":
             p.add_argument("--campaign", default="generic")
-            p.add_argument("--faction", default=None)
-            p.add_argument("--carry", type=int, default=0)
+            p.add_argument("--faction", default=None, choices=[f.value for f in Faction])
+            p.add_argument("--carry", type=non_negative_int, default=0)
     p = sub.add_parser("inspect")
     p.add_argument("--save", required=True)
     p.add_argument("--json", action="store_true")
@@ -197,6 +209,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--save", required=True)
     p.add_argument("--to", required=True)
     args = parser.parse_args(argv)
+    if args.command in ("start", "continue") and args.enemy != "scripted":
+        parser.error(
+            f"--enemy {args.enemy}: the enemy of a mission is the rules' NP AI (§22.4): "
+            "use --enemy scripted"
+        )
     try:
         return _dispatch(args)
     except RulesError as error:
@@ -205,8 +222,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    if args.command in ("start", "continue") and args.enemy != "scripted":
-        raise SystemExit("the enemy of a mission is the rules' NP AI (§22.4): use --enemy scripted")
     if args.command == "start":
         definition = load_definition(args.campaign)
         faction = None if args.faction is None else Faction(args.faction)

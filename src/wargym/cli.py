@@ -3,13 +3,17 @@
 ``wargym demo`` (:mod:`wargym.demo`): the shipped learned opponent plays a Cestus V mission
 against the rules' AI, prints the outcome and the policy's evaluation table, and writes a
 replay. The other subcommands are delegated to their modules (see ``wargym --help``).
+
+Bad arguments exit with status 2 and one line on stderr (argparse's message, or the typed
+error -- ``RulesError``, ``OSError`` or a wargym ``ValueError`` -- of a bad file or value);
+no traceback (docs/bad_input.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,8 +31,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         import importlib
 
         name, prefix = delegated[args_list[0]]
-        result: int = importlib.import_module(name).main([*prefix, *args_list[1:]])
-        return result
+        return _guarded(
+            args_list[0], lambda: importlib.import_module(name).main([*prefix, *args_list[1:]])
+        )
     parser = argparse.ArgumentParser(prog="wargym", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     demo = sub.add_parser(
@@ -50,8 +55,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "demo":
         from wargym.demo import run
 
-        return run(args)
+        return _guarded("demo", lambda: run(args))
     return 2
+
+
+def _is_bad_input(error: BaseException) -> bool:
+    """A typed error of wargym about its input (docs/bad_input.md), or a file that failed."""
+    from wargym.rules.errors import RulesError
+
+    if isinstance(error, (RulesError, OSError)):
+        return True
+    return isinstance(error, ValueError) and type(error).__module__.startswith("wargym.")
+
+
+def _guarded(command: str, run: Callable[[], int]) -> int:
+    """``run()``; a bad-input error becomes one line on stderr and exit status 2."""
+    try:
+        return run()
+    except Exception as error:
+        if not _is_bad_input(error):
+            raise
+        print(f"wargym {command}: error: {type(error).__name__}: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

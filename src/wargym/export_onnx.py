@@ -367,9 +367,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--env-kwargs", default=None, help="JSON object of make() kwargs")
     parser.add_argument("--check", type=int, default=200, help="random inputs compared (0: none)")
     args = parser.parse_args(argv)
+    checkpoint = Path(args.checkpoint)
+    if not (checkpoint.is_file() or checkpoint.with_name(checkpoint.name + ".zip").is_file()):
+        parser.error(f"checkpoint {args.checkpoint}: no such file")
+    if args.check < 0:
+        parser.error(f"--check must be >= 0, got {args.check}")
     kwargs = None
     if args.env_kwargs is not None:
-        kwargs = json.loads(args.env_kwargs)
+        try:
+            kwargs = json.loads(args.env_kwargs)
+        except json.JSONDecodeError as exc:
+            parser.error(f"--env-kwargs is not JSON: {exc}")
         if not isinstance(kwargs, dict):
             parser.error("--env-kwargs must be a JSON object")
     onnx_path, side = export(

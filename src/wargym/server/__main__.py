@@ -22,11 +22,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-bytes", type=int, default=MAX_BYTES, help="request size limit")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds/request")
     args = parser.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        parser.error(f"--port must be in 0..65535, got {args.port}")
+    if args.max_bytes < 1:
+        parser.error(f"--max-bytes must be >= 1, got {args.max_bytes}")
+    if not args.timeout > 0:
+        parser.error(f"--timeout must be > 0 seconds, got {args.timeout}")
+    if args.tier is not None and args.model is None:
+        parser.error("--tier needs --model")
     policy = None
     if args.model is not None:
         from .policy import OnnxOpponent
 
-        policy = OnnxOpponent(args.model, args.tier)
+        try:
+            policy = OnnxOpponent(args.model, args.tier)
+        except (ValueError, OSError) as error:  # SidecarError is a ValueError
+            parser.error(f"--model {args.model}: {error}")
     handler = Handler(policy, max_bytes=args.max_bytes)
     if args.stdio:
         from .stdio import serve_stdio

@@ -12,6 +12,7 @@ index that decodes to an illegal action) the rules' NP procedure decides and the
 from __future__ import annotations
 
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,9 @@ class OnnxOpponent:
         default_tier: tier used when a request names none (None: greedy).
 
     Raises:
-        ValueError: not an ``.onnx`` file, or the sidecar's env is not a No Quarter env.
+        ValueError: not an ``.onnx`` file, or the sidecar's env is not a No Quarter env;
+            ``SidecarError`` (a ``ValueError``) when the sidecar's layout versions or action
+            count differ from the env's.
     """
 
     def __init__(self, path: str | Path, default_tier: str | None = None) -> None:
@@ -38,6 +41,7 @@ class OnnxOpponent:
         from wargym.agents.envspecs import resolve_callables
         from wargym.agents.onnx_runner import OnnxPolicy
         from wargym.agents.tiers import TIERS
+        from wargym.export_onnx import SidecarError
 
         path = Path(path)
         if path.suffix != ".onnx":
@@ -55,8 +59,21 @@ class OnnxOpponent:
         self.encoder, self.codec = base.encoder, base.codec
         env.close()
         if self.encoder.version != side.observation_version:
-            raise ValueError(
-                f"env encodes {self.encoder.version}; the sidecar says {side.observation_version}"
+            raise SidecarError(
+                "observation_version",
+                f"env encodes {self.encoder.version}; the sidecar says {side.observation_version}",
+            )
+        codec_version = getattr(self.codec, "version", None) or getattr(
+            sys.modules[type(self.codec).__module__], "ACTION_VERSION", None
+        )
+        if codec_version is not None and codec_version != side.action_version:
+            raise SidecarError(
+                "action_version",
+                f"env's codec is {codec_version}; the sidecar says {side.action_version}",
+            )
+        if getattr(self.codec, "n", side.n_actions) != side.n_actions:
+            raise SidecarError(
+                "n_actions", f"env's codec has {self.codec.n} actions; sidecar {side.n_actions}"
             )
 
     def describe(self) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """Checks of untrusted requests: JSON limits, field types, and engine states beyond their schema.
 
 :func:`parse_json` turns request bytes into data under the size and nesting limits and
-refuses ``NaN``/``Infinity``; :func:`require` and friends check one field and raise
-:class:`ProtocolError` naming it; :func:`load_battle` rebuilds a No Quarter battle with
+refuses ``NaN``/``Infinity`` and repeated keys; :func:`require` and friends check one field
+and raise :class:`ProtocolError` naming it; :func:`load_battle` rebuilds a No Quarter battle with
 ``Battle.from_dict`` (which checks structure and version) and then refuses what a well-formed
 but tampered state could still carry: designs that differ from the rule tables, armour above
 the design's or below 0, positions off the table or not finite, out-of-range turn limits and
@@ -86,6 +86,16 @@ def _no_constants(name: str) -> Any:
     raise ProtocolError("bad_json", f"{name} is not valid JSON (numbers must be finite)")
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object without repeated keys (a repeat would silently override the first value)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise ProtocolError("bad_json", f"duplicate key {key!r} in an object", key)
+        data[key] = value
+    return data
+
+
 def parse_json(raw: bytes | str, max_bytes: int = MAX_BYTES) -> Any:
     """Request bytes -> data, enforcing :data:`MAX_BYTES` and :data:`MAX_DEPTH`.
 
@@ -103,7 +113,7 @@ def parse_json(raw: bytes | str, max_bytes: int = MAX_BYTES) -> Any:
     if not raw.strip():
         raise ProtocolError("bad_json", "empty request")
     try:
-        data = json.loads(raw, parse_constant=_no_constants)
+        data = json.loads(raw, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
     except RecursionError as exc:
         raise ProtocolError("too_deep", f"nesting deeper than {MAX_DEPTH} levels") from exc
     except json.JSONDecodeError as exc:

@@ -1,0 +1,341 @@
+"""Bad-input catalogue (issue 9): env keyword arguments and actions (docs/bad_input.md).
+
+Every row is one entry point and one bad input: the exception type, the words its message
+must hold (the offending key or value), and -- for ``step`` -- that the engine state is
+unchanged. Rows that fail in files another agent owns are strict xfails naming the fix.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+
+import wargym.envs
+from wargym.envs.base import EnvArgumentError, InvalidActionError
+from wargym.rules.errors import IllegalActionError, RulesError, TableError
+
+SKIRMISH = "wargym/NoQuarter-Skirmish-v0"
+PATROL = "wargym/NoQuarter-Patrol-v0"
+PW = "wargym/PentagonWar-Duel-v0"
+SC = "wargym/StarshipCombat-Duel-v0"
+MISSIONS = (
+    "wargym/NoQuarter-Patrol-v0",
+    "wargym/NoQuarter-Attack-v0",
+    "wargym/NoQuarter-Defend-v0",
+)
+NQ_PZ = ("no_quarter_v0.env", "no_quarter_v0.parallel_env")
+PW_PZ = ("pentagon_war_v0.env", "pentagon_war_v0.parallel_env")
+SC_PZ = ("starship_combat_v0.env", "starship_combat_v0.parallel_env")
+
+SOLO = "envs/no_quarter/solo.py:SkirmishCore._configure"
+PWG = "envs/pentagon_war/gym_env.py:PentagonWarDuelEnv.__init__"
+PWA = "envs/pentagon_war/aec.py:__init__ (AEC and Parallel)"
+SCG = "envs/starship_combat/gym_env.py:StarshipCombatDuelEnv.__init__"
+SCA = "envs/starship_combat/aec.py / parallel.py:__init__"
+
+
+def build(entry: str, **kwargs: Any) -> Any:
+    """Build (and reset) the env of ``entry``: a Gymnasium id or ``<pz name>.<ctor>``."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if entry.startswith("wargym/"):
+            env = gymnasium.make(entry, **kwargs)
+        else:
+            name, ctor = entry.split(".")
+            env = getattr(wargym.envs.pettingzoo_module(name), ctor)(**kwargs)
+        env.reset(seed=0)
+    return env
+
+
+def _row(entry: str, kwargs: dict[str, Any], error: type[Exception], *words: str, fix: str = ""):
+    what = ",".join(f"{k}={v!r}" for k, v in kwargs.items())
+    marks = [pytest.mark.xfail(strict=True, reason=f"needs fix in {fix}")] if fix else []
+    return pytest.param(entry, kwargs, error, words, id=f"{entry}:{what}", marks=marks)
+
+
+KWARG_ROWS = []
+for _entry in (SKIRMISH, *MISSIONS, PW, SC, *NQ_PZ, *PW_PZ, *SC_PZ):
+    KWARG_ROWS += [
+        _row(_entry, {"bad": 1}, TypeError, "bad"),
+        _row(_entry, {"illegal_action": "explode"}, ValueError, "illegal_action", "explode"),
+        _row(_entry, {"illegal_action": 3}, ValueError, "illegal_action"),
+        _row(_entry, {"illegal_penalty": "x"}, EnvArgumentError, "illegal_penalty"),
+        _row(_entry, {"illegal_penalty": float("nan")}, EnvArgumentError, "illegal_penalty"),
+    ]
+for _entry in (SKIRMISH, *MISSIONS, PW, SC):
+    fix = {SC: SCG}.get(_entry, "")
+    KWARG_ROWS.append(_row(_entry, {"render_mode": "bogus"}, ValueError, "render_mode", fix=fix))
+for _entry in (*NQ_PZ, *PW_PZ, *SC_PZ):
+    fix = "" if _entry in NQ_PZ else (PWA if _entry in PW_PZ else SCA)
+    # "human" is accepted: PettingZoo's render_test builds every env with it
+    KWARG_ROWS.append(_row(_entry, {"render_mode": "bogus"}, ValueError, "render_mode", fix=fix))
+KWARG_ROWS += [
+    # scenario names
+    *[_row(e, {"scenario": "nope"}, TableError, "nope") for e in MISSIONS],
+    _row(PW, {"scenario": "nope"}, ValueError, "scenario", "nope"),
+    _row(SC, {"scenario": "nope"}, RulesError, "scenario", "nope"),
+    *[_row(e, {"scenario": "nope"}, ValueError, "scenario", "nope") for e in PW_PZ],
+    *[_row(e, {"scenario": "nope"}, RulesError, "scenario", "nope") for e in SC_PZ],
+    _row(SKIRMISH, {"scenario": "nope"}, TypeError, "scenario"),
+    _row(PATROL, {"scenario": "skirmish"}, ValueError, "skirmish", "patrol"),
+    _row(PATROL, {"scenario": 3}, TableError, "3"),
+    # turn limits
+    *[_row(e, {"max_turns": -1}, TableError, "turn_limit", "-1") for e in MISSIONS],
+    *[_row(e, {"max_turns": "x"}, TableError, "turn_limit", "'x'") for e in MISSIONS],
+    *[_row(e, {"max_turns": 1.5}, TableError, "turn_limit", "1.5") for e in MISSIONS],
+    *[_row(e, {"max_turns": -1}, EnvArgumentError, "max_turns", "-1") for e in NQ_PZ],
+    *[_row(e, {"max_turns": "x"}, EnvArgumentError, "max_turns", "'x'") for e in NQ_PZ],
+    *[_row(e, {"max_turns": 1.5}, EnvArgumentError, "max_turns", "1.5") for e in NQ_PZ],
+    _row(SKIRMISH, {"max_turns": -1}, ValueError, "max_turns", fix=f"{SOLO}: range"),
+    _row(SKIRMISH, {"max_turns": "x"}, ValueError, "max_turns", fix=f"{SOLO}: int() msg"),
+    _row(SKIRMISH, {"max_turns": 1.5}, ValueError, "max_turns", fix=f"{SOLO}: int(1.5)"),
+    _row(PW, {"max_turns": -1}, ValueError, "max_turns", fix=f"{PWG}: no range check"),
+    _row(PW, {"max_turns": "x"}, ValueError, "max_turns", fix=f"{PWG}: no type check"),
+    *[_row(e, {"max_turns": 0}, ValueError, "max_turns", fix=PWA) for e in PW_PZ],
+    *[_row(e, {"max_turns": "x"}, ValueError, "max_turns", fix=PWA) for e in PW_PZ],
+    # forces
+    _row(SKIRMISH, {"factions": ("nope", "hishen")}, ValueError, "nope"),
+    *[
+        _row(e, {"factions": ("nope", "hishen")}, EnvArgumentError, "factions[0]", "nope")
+        for e in NQ_PZ
+    ],
+    *[_row(e, {"factions": "hishen"}, EnvArgumentError, "factions") for e in NQ_PZ],
+    *[_row(e, {"mechs_per_side": 0}, EnvArgumentError, "mechs_per_side") for e in NQ_PZ],
+    *[_row(e, {"mechs_per_side": -2}, EnvArgumentError, "mechs_per_side") for e in NQ_PZ],
+    *[_row(e, {"stars": -1}, EnvArgumentError, "stars") for e in NQ_PZ],
+    *[_row(e, {"max_mechs": 0}, EnvArgumentError, "max_mechs") for e in (*NQ_PZ, PATROL)],
+    *[_row(e, {"cell": 0}, EnvArgumentError, "cell") for e in (*NQ_PZ, PATROL)],
+    _row(SKIRMISH, {"mechs_per_side": 0}, ValueError, "mechs_per_side", fix=f"{SOLO}: range"),
+    _row(SKIRMISH, {"mechs_per_side": -2}, ValueError, "mechs_per_side", fix=f"{SOLO}: range"),
+    _row(SKIRMISH, {"stars": -1}, ValueError, "stars", fix=f"{SOLO}: range"),
+    # options dicts
+    _row(SKIRMISH, {"battle_options": {"nope": 1}}, TypeError, "nope"),
+    _row(SKIRMISH, {"rules_options": {"nope": 1}}, TypeError, "nope"),
+    _row(SKIRMISH, {"battle_options": {"lucky": "maybe"}}, ValueError, "lucky", fix=SOLO),
+    *[_row(e, {"battle_options": {"nope": 1}}, EnvArgumentError, "nope") for e in NQ_PZ],
+    *[_row(e, {"battle_options": {"lucky": "maybe"}}, EnvArgumentError, "lucky") for e in NQ_PZ],
+    *[
+        _row(e, {"battle_options": {"max_turns": "x"}}, EnvArgumentError, "max_turns")
+        for e in NQ_PZ
+    ],
+    *[_row(e, {"rules_options": {"nope": 1}}, EnvArgumentError, "nope") for e in NQ_PZ],
+    *[
+        _row(e, {"rules_options": {"strict_mounting": 1}}, EnvArgumentError, "strict_mounting")
+        for e in NQ_PZ
+    ],
+    *[_row(e, {"options": {"nope": 1}}, TableError, "options.nope") for e in MISSIONS],
+    *[_row(e, {"options": {"battle": {"nope": 1}}}, TableError, "nope") for e in MISSIONS],
+    *[_row(e, {"options": 3}, TableError, "options") for e in MISSIONS],
+    *[_row(e, {"player": {"faction": "nope"}}, TableError, "nope") for e in MISSIONS],
+    _row(SC, {"options": {"nope": 1}}, TypeError, "nope"),
+    *[_row(e, {"options": {"nope": 1}}, TypeError, "nope") for e in SC_PZ],
+    _row(PW, {"options": {"nope": 1}}, ValueError, "options", fix=f"{PWG}: replace() on a dict"),
+    # reward shaping
+    *[
+        _row(e, {"reward_shaping": {"nope": 1.0}}, ValueError, "nope")
+        for e in (SKIRMISH, *MISSIONS, *NQ_PZ)
+    ],
+    *[
+        _row(e, {"reward_shaping": "x"}, ValueError, "reward_shaping")
+        for e in (SKIRMISH, *MISSIONS, *NQ_PZ)
+    ],
+    *[
+        _row(e, {"reward_shaping": {"armor_lost": "x"}}, EnvArgumentError, "armor_lost")
+        for e in (PATROL, *NQ_PZ)
+    ],
+    _row(SKIRMISH, {"reward_shaping": {"armor_lost": "x"}}, ValueError, "armor_lost", fix=SOLO),
+    _row(
+        PW,
+        {"reward_shaping": {"nope": 1.0}},
+        ValueError,
+        "reward_shaping",
+        fix=f"{PWG}: not a number",
+    ),
+    *[_row(e, {"reward_shaping": "x"}, ValueError, "reward_shaping", fix=PWA) for e in PW_PZ],
+    # opponents
+    _row(SKIRMISH, {"opponent": "nope"}, ValueError, "opponent", "nope"),
+    _row(PW, {"opponent": "nope"}, ValueError, "opponent", fix=f"{PWG}: opponent not checked"),
+]
+
+
+@pytest.mark.parametrize(("entry", "kwargs", "error", "words"), KWARG_ROWS)
+def test_bad_env_kwarg(
+    entry: str, kwargs: dict[str, Any], error: type[Exception], words: tuple[str, ...]
+) -> None:
+    with pytest.raises(error) as info:
+        build(entry, **kwargs)
+    for word in words:
+        assert word in str(info.value), (word, str(info.value))
+
+
+# -- actions ------------------------------------------------------------------------------
+def engine_state(env: Any) -> str:
+    """The engine state of an env (any wrapper) as canonical JSON."""
+    base = getattr(env, "unwrapped", env)
+    state = next(
+        getattr(base, name)
+        for name in ("_battle", "_state")
+        if getattr(base, name, None) is not None
+    )
+    return json.dumps(state.to_dict(), sort_keys=True, default=str)
+
+
+MALFORMED: list[tuple[str, Any]] = [
+    ("float", 1.5),
+    ("str", "3"),
+    ("array_shape_2", np.array([1, 2])),
+    ("bool", True),
+    ("np_float", np.float32(2.0)),
+    ("float_array", np.array(1.0)),
+    ("list", [1]),
+]
+OUT_OF_RANGE: list[tuple[str, Any]] = [
+    ("none", None),
+    ("negative", -1),
+    ("n", "n"),
+    ("huge", 10**9),
+]
+GYM_ACTION_ENVS = (SKIRMISH, PATROL, PW, SC)
+AEC_ENVS = ("no_quarter_v0.env", "pentagon_war_v0.env", "starship_combat_v0.env")
+
+
+def _fix_for(entry: str, what: str) -> str:
+    if entry == PW:
+        return f"envs/pentagon_war/gym_env.py:PentagonWarDuelEnv.step: int(action) accepts {what}"
+    if entry == SC:
+        where = "envs/starship_combat/gym_env.py:StarshipCombatDuelEnv.step"
+        return f"{where}: int(action) accepts {what}"
+    if entry == "pentagon_war_v0.env":
+        return f"envs/pentagon_war/aec.py:_legal: int(action) accepts {what}"
+    return ""
+
+
+def _action_row(entry: str, label: str, action: Any, fix: str = ""):
+    marks = [pytest.mark.xfail(strict=True, reason=f"needs fix in {fix}")] if fix else []
+    return pytest.param(entry, action, id=f"{entry}.step:{label}", marks=marks)
+
+
+MALFORMED_ROWS = [
+    _action_row(e, label, a, _fix_for(e, label))
+    for e in (*GYM_ACTION_ENVS, *AEC_ENVS)
+    for label, a in MALFORMED
+]
+
+
+def _current(env: Any) -> tuple[Any, Callable[[Any], Any]]:
+    """(state key, a function stepping ``env`` with one action of the acting agent)."""
+    if hasattr(env, "agent_selection"):
+        return env.agent_selection, env.step
+    return None, env.step
+
+
+@pytest.mark.parametrize(("entry", "action"), MALFORMED_ROWS)
+def test_malformed_action_raises_whatever_the_policy(entry: str, action: Any) -> None:
+    env = build(entry, illegal_action="noop")
+    before = engine_state(env)
+    with pytest.raises(InvalidActionError) as info:
+        env.step(action)
+    assert "action" in str(info.value) and type(action).__name__ in str(info.value)
+    assert engine_state(env) == before
+
+
+def _n(env: Any) -> int:
+    """``n`` of the acting agent's ``Discrete`` space (PettingZoo: a method per agent)."""
+    space = env.action_space
+    if callable(space):
+        space = space(env.agent_selection)
+    return int(space.n)
+
+
+ILLEGAL_ROWS = []
+for _entry in (*GYM_ACTION_ENVS, *AEC_ENVS):
+    for _label, _action in OUT_OF_RANGE:
+        _fix = ""
+        if _label == "none" and _entry in (SKIRMISH, PATROL):
+            _fix = "envs/no_quarter/solo.py:NoQuarterSkirmishEnv.step: int(None) in the message"
+        elif _label == "none" and _entry in (PW, SC):
+            _fix = _fix_for(_entry, "None").replace("accepts", "fails on")
+        ILLEGAL_ROWS.append(_action_row(_entry, _label, _action, _fix))
+
+
+def _resolve(env: Any, action: Any) -> Any:
+    return _n(env) if isinstance(action, str) else action
+
+
+@pytest.mark.parametrize(("entry", "action"), ILLEGAL_ROWS)
+def test_illegal_action_raise_mode_names_action_and_keeps_state(entry: str, action: Any) -> None:
+    env = build(entry, illegal_action="raise")
+    action = _resolve(env, action)
+    before = engine_state(env)
+    with pytest.raises(IllegalActionError) as info:
+        env.step(action)
+    assert f"action {action}" in str(info.value) or f"action {action!r}" in str(info.value)
+    assert engine_state(env) == before
+
+
+@pytest.mark.parametrize(("entry", "action"), ILLEGAL_ROWS)
+def test_illegal_action_noop_mode_penalises_and_keeps_state(entry: str, action: Any) -> None:
+    env = build(entry, illegal_action="noop", illegal_penalty=-0.5)
+    action = _resolve(env, action)
+    before = engine_state(env)
+    agent, step = _current(env)
+    result = step(action)
+    if agent is None:
+        _obs, reward, terminated, _truncated, info = result
+        assert info["illegal_action"] is True and not terminated
+    else:
+        reward = env.rewards[agent]
+        assert env.infos[agent]["illegal_action"] is True
+    assert reward == pytest.approx(-0.5)
+    assert engine_state(env) == before
+
+
+PARALLEL_CASES = (
+    ("not_a_dict", [0, 1], InvalidActionError, "dict"),
+    ("unknown_agent", {"nobody": 0}, InvalidActionError, "nobody"),
+    ("float", "FLOAT", InvalidActionError, "float"),
+)
+PARALLEL_FIX = {
+    ("starship_combat_v0.parallel_env", "not_a_dict"): "envs/starship_combat/parallel.py:"
+    "StarshipCombatParallel.step: actions.get on a list (AttributeError)",
+    ("starship_combat_v0.parallel_env", "unknown_agent"): "envs/starship_combat/parallel.py:"
+    "StarshipCombatParallel.step: unknown agent keys ignored",
+    ("pentagon_war_v0.parallel_env", "not_a_dict"): "envs/pentagon_war/aec.py:"
+    "PentagonWarParallel.step: actions.get on a list (AttributeError)",
+    ("pentagon_war_v0.parallel_env", "unknown_agent"): "envs/pentagon_war/aec.py:"
+    "PentagonWarParallel.step: unknown agent keys ignored",
+    ("pentagon_war_v0.parallel_env", "float"): "envs/pentagon_war/aec.py:"
+    "PentagonWarParallel._legal: int(0.5) accepted",
+}
+PARALLEL_ROWS = [
+    pytest.param(
+        e,
+        bad,
+        error,
+        word,
+        id=f"{e}.step:{label}",
+        marks=[pytest.mark.xfail(strict=True, reason=f"needs fix in {PARALLEL_FIX[e, label]}")]
+        if (e, label) in PARALLEL_FIX
+        else [],
+    )
+    for e in ("no_quarter_v0.parallel_env", "starship_combat_v0.parallel_env", *PW_PZ[1:])
+    for label, bad, error, word in PARALLEL_CASES
+]
+
+
+@pytest.mark.parametrize(("entry", "actions", "error", "word"), PARALLEL_ROWS)
+def test_parallel_bad_actions(entry: str, actions: Any, error: type[Exception], word: str) -> None:
+    env = build(entry, illegal_action="noop")
+    if actions == "FLOAT":
+        actions = dict.fromkeys(env.agents, 0.5)
+    before = engine_state(env)
+    with pytest.raises(error) as info:
+        env.step(actions)
+    assert word in str(info.value)
+    assert engine_state(env) == before
