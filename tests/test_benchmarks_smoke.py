@@ -42,3 +42,64 @@ def test_benchmarks_throughput_smoke_writes_json_and_markdown(tmp_path: Path) ->
     assert rows["CartPole-v1"]["ratio_cartpole"] == 1.0
     table = md.read_text()
     assert "| env | API | steps/s |" in table and table in done.stdout
+
+
+def _run_benchmark(name: str, args: list[str], tmp_path: Path) -> tuple[dict, str, str]:
+    """Run ``benchmarks/<name>`` with ``args`` plus --json/--md; (report, table, stdout)."""
+    out, md = tmp_path / "out.json", tmp_path / "out.md"
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT.parent / name), *args, "--json", str(out), "--md", str(md)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads(out.read_text()), md.read_text(), done.stdout
+
+
+def test_benchmarks_state_bench_smoke_writes_json_and_markdown(tmp_path: Path) -> None:
+    report, table, stdout = _run_benchmark(
+        "state_bench.py", ["--seconds", "0.01", "--rounds", "1", "--points", "2,5"], tmp_path
+    )
+    assert set(report) == {"meta", "references", "results", "missing_references"}
+    assert {"date", "python", "cpu_count", "rounds", "points", "versions"} <= set(report["meta"])
+    rows = {row["name"]: row for row in report["results"]}
+    for system in ("no_quarter", "pentagon_war", "starship_combat"):
+        for op in ("clone", "deepcopy", "to_json", "from_json"):
+            row = rows[f"{system}/{op}"]
+            assert row["ops_per_second"] > 0 and row["calls"] > 0 and row["states"] == 2
+            assert row["ratio_numpy_copy"] > 0
+        assert rows[f"{system}/clone"]["speedup_vs_deepcopy"] > 0
+        assert rows[f"{system}/from_json"]["json_bytes"] > 100
+    assert rows["numpy 6x7 int8 copy"]["ratio_numpy_copy"] == 1.0
+    assert rows["no_quarter/clone"]["target_ops_per_second"] == 100_000
+    assert "| state | operation | ops/s |" in table and table in stdout
+
+
+def test_benchmarks_ppo_sps_smoke_writes_json_and_markdown(tmp_path: Path) -> None:
+    args = ["--envs", "starship_combat", "--vec", "dummy", "--steps", "32", "--n-steps", "16"]
+    report, table, stdout = _run_benchmark("ppo_sps.py", [*args, "--batch-size", "16"], tmp_path)
+    assert set(report) == {"meta", "references", "results"}
+    assert report["meta"]["hyper"]["net_arch"] == [256, 256]  # the preset's policy network
+    rows = {row["env"]: row for row in report["results"]}
+    assert set(rows) == {"starship_combat", "CartPole-v1"}
+    for row in rows.values():
+        assert row["steps"] >= 32 and row["steps"] % 16 == 0 and row["steps_per_second"] > 0
+        assert row["vec_env"] == "dummy" and row["torch_threads"] == 1
+        assert 0 < row["update_share"] < 1
+    assert rows["CartPole-v1"]["ratio_cartpole"] == 1.0
+    assert "| env | vec env | threads | steps/s |" in table and table in stdout
+
+
+def test_benchmarks_memory_smoke_writes_json_and_markdown(tmp_path: Path) -> None:
+    ship = "wargym/StarshipCombat-Duel-v0"
+    args = ["--steps", "5", "--only", "StarshipCombat", "--vec-ids", ship, "--vec-envs", "1"]
+    report, table, stdout = _run_benchmark("memory.py", [*args, "--vec-steps", "2"], tmp_path)
+    assert set(report) == {"meta", "references", "single_env", "subproc_vec_env"}
+    singles = {row["env"]: row for row in report["single_env"]}
+    assert set(singles) == {ship, "CartPole-v1"}
+    for row in singles.values():
+        assert row["steps"] == 5 and row["peak_rss_mb"] >= row["imports_rss_mb"] > 10
+    (vec,) = report["subproc_vec_env"]
+    assert vec["env"] == ship and len(vec["worker_peak_rss_mb"]) == vec["n_envs"] == 1
+    assert vec["total_peak_rss_mb"] == vec["parent_peak_rss_mb"] + sum(vec["worker_peak_rss_mb"])
+    assert vec["total_pss_mb"] is None or vec["total_pss_mb"] > 0
+    assert "| env | steps | RSS after imports, MB |" in table and table in stdout

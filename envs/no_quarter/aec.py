@@ -27,18 +27,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from wargym.envs.base import (
     EnvArgumentError,
     SidesAsAgents,
+    action_index,
     check_choice,
     check_int,
     check_keys,
     check_number,
     check_render_mode,
     mask_allows,
-    seeded_streams,
     step_info,
 )
 from wargym.rules.dice import RandomDice
@@ -47,7 +48,7 @@ from wargym.rules.no_quarter.data import RulesOptions
 from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.vocab import Faction, Side
 
-from .solo import SHAPING_TERMS, SkirmishCore, _outcome
+from .solo import MAX_REDRAWS, SHAPING_TERMS, SkirmishCore, _outcome
 
 if TYPE_CHECKING:
     from .parallel import NoQuarterParallel
@@ -136,9 +137,13 @@ class HeadToHeadCore(SkirmishCore, SidesAsAgents):
     def _start_battle(self, seed: int | None) -> dict[str, dict[str, Any]]:
         """New battle from ``seed``; returns each agent's info."""
         self._seed = seed
-        setup_rng, dice_rng = seeded_streams(seed, 2)
-        self._battle = None
-        events = self._new_battle(setup_rng, RandomDice(dice_rng))
+        rng, _ = seeding.np_random(seed)  # seeded_streams(seed, 2) on the first draw
+        for _ in range(MAX_REDRAWS):  # a battle over before any decision is drawn again
+            setup_rng, dice_rng = rng.spawn(2)
+            self._battle = None
+            events = self._new_battle(setup_rng, RandomDice(dice_rng))
+            if not self.battle.over:
+                break
         assert self._start is not None
         return self._infos(self._start.clone(), events, set(), fresh=True)
 
@@ -237,7 +242,7 @@ class NoQuarterAEC(HeadToHeadCore, AECEnv[str, dict[str, Any], int]):  # type: i
         if not mask_allows(self._agent_mask(agent), action):
             decision = battle.decision
             kind = "none" if decision is None else decision.kind.value
-            index = -1 if action is None else int(action)
+            index = -1 if action is None else action_index(action)
             reward, ended = self._resolve_illegal(
                 f"{agent}: action {action!r} ({self.codec.describe(index, battle)}) is not legal "
                 f"at the {kind} decision"
@@ -249,7 +254,7 @@ class NoQuarterAEC(HeadToHeadCore, AECEnv[str, dict[str, Any], int]):  # type: i
             self._accumulate_rewards()
             return
         before = battle.clone()
-        index = int(action)  # type: ignore[arg-type]
+        index = action_index(action)
         events = self._play(self.codec.decode(index, battle), agent, index)
         self.infos = self._infos(before, events, set())
         self.rewards = self._rewards(self.infos)

@@ -21,7 +21,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from wargym.envs.base import MaskedEnvMixin, mask_allows, step_info
+from wargym.envs.base import MaskedEnvMixin, action_index, mask_allows, step_info
 from wargym.rules.dice import Dice, RandomDice
 from wargym.rules.errors import IllegalActionError
 from wargym.rules.no_quarter import game as battle_game
@@ -288,14 +288,16 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
             return obs, 0.0, True, False, info
         mask = self._mask()
         if not mask_allows(mask, action):
+            index = None if action is None else action_index(action)
+            what = "no action" if index is None else self.describe(index)
             reward, ended = self._resolve_illegal(
-                f"action {action} ({self.describe(int(action))}) is not legal at the "
+                f"action {action!r} ({what}) is not legal at the "
                 f"{self._decision_name()} decision of blue"
             )
-            self._log.append({"agent": "blue", "index": int(action), "action": None})
+            self._log.append({"agent": "blue", "index": index, "action": None})
             obs, info = self._finish([], True)
             return obs, reward, ended, False, info
-        index = int(action)
+        index = action_index(action)
         chosen: AnyAction
         if g.stage == "battle":
             assert g.battle is not None

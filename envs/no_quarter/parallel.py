@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from pettingzoo import ParallelEnv
 
-from wargym.envs.base import InvalidActionError, mask_allows
+from wargym.envs.base import InvalidActionError, action_index, mask_allows
 
 from .aec import AGENTS, SIDES, HeadToHeadCore
 from .codec import WAIT
@@ -74,7 +74,7 @@ class NoQuarterParallel(HeadToHeadCore, ParallelEnv[str, dict[str, Any], int]): 
             action = actions.get(agent)
             if not mask_allows(self._agent_mask(agent), action):
                 illegal.add(agent)
-                index = -1 if action is None else int(action)
+                index = -1 if action is None else action_index(action)
                 penalty, stop = self._resolve_illegal(
                     f"{agent}: action {action} is not legal now "
                     f"({self.codec.describe(index, battle)})"

@@ -17,7 +17,14 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from wargym.envs.base import MaskedEnvMixin, mask_allows, render_frame, step_info
+from wargym.envs.base import (
+    MaskedEnvMixin,
+    action_index,
+    check_render_mode,
+    mask_allows,
+    render_frame,
+    step_info,
+)
 from wargym.rules.dice import Dice, RandomDice
 from wargym.rules.errors import IllegalActionError
 from wargym.rules.events import Event
@@ -482,8 +489,10 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
         illegal_penalty: float = -0.01,
         **config: Any,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unsupported render_mode {render_mode!r}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        from .aec import check_skirmish_config  # aec imports this module
+
+        check_skirmish_config(config, tuple(config.get("shaping_terms", SHAPING_TERMS)))
         self._configure(render_mode=render_mode, **config)
         self._set_illegal_policy(illegal_action, illegal_penalty)
         self.opponent_spec = opponent
@@ -524,15 +533,16 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
         if not mask_allows(mask, action):
             decision = battle.decision
             kind = "none" if decision is None else decision.kind.value
+            index = None if action is None else action_index(action)
+            what = "no action" if index is None else self.codec.describe(index, battle)
             reward, ended = self._resolve_illegal(
-                f"action {action} ({self.codec.describe(int(action), battle)}) is not legal "
-                f"at the {kind} decision of blue"
+                f"action {action!r} ({what}) is not legal at the {kind} decision of blue"
             )
-            self._log.append({"agent": "blue", "index": int(action), "action": None, "events": []})
+            self._log.append({"agent": "blue", "index": index, "action": None, "events": []})
             obs, info = self._finish(battle, [], True)
             return obs, reward, ended, False, info
         before = battle.clone()
-        index = int(action)
+        index = action_index(action)
         events = self._play(self.codec.decode(index, battle), "blue", index)
         events += self._opponent_plays()
         obs, info = self._finish(before, events, False)

@@ -1,0 +1,309 @@
+"""End-to-end MaskablePPO training steps per second on the wargym envs, with a reference.
+
+Measures ``sb3_contrib.MaskablePPO.learn`` wall time -- env steps, policy forward passes,
+rollout buffer and PPO updates together -- on:
+
+* ``skirmish``: ``wargym/NoQuarter-Skirmish-v0`` with the env keyword arguments of the training
+  preset (``configs/training/nq_skirmish.yaml``: mirror forces against the rules' NP AI);
+* ``pentagon_war`` and ``starship_combat``: the two space duels with default keyword arguments;
+* ``CartPole-v1`` as the reference (same policy and hyper-parameters, masking off), timed in
+  the same round under the same vector env and thread settings.
+
+Every run uses the preset's policy network (separate actor and critic MLPs of ``net_arch``,
+``activation``) and PPO hyper-parameters, ``device="cpu"``, each env under a ``Monitor`` as
+``training/ppo_masked.py`` builds it. For each env, vector env (``DummyVecEnv`` with one env,
+``SubprocVecEnv`` with ``--n-envs``) and ``torch.set_num_threads`` value, a fresh model first
+learns ``--warmup`` steps (at least one rollout), then ``--steps`` more are timed. SB3 always
+finishes a rollout, so the counted steps are rounded up to whole rollouts. The rollout part
+(env steps and policy forward passes) and the update part are timed apart with a callback.
+
+Run: ``python benchmarks/ppo_sps.py [--envs skirmish,...] [--vec dummy,subproc]
+[--threads 1,2] [--steps N] [--rounds R] [--json out.json] [--md out.md]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import gymnasium
+import yaml
+from stable_baselines3.common.callbacks import BaseCallback
+
+ROOT = Path(__file__).resolve().parents[1]
+PRESET = ROOT / "configs" / "training" / "nq_skirmish.yaml"
+REFERENCE = "CartPole-v1"
+ENVS: dict[str, tuple[str, dict[str, Any] | None]] = {
+    "skirmish": ("wargym/NoQuarter-Skirmish-v0", None),  # None: the preset's env_kwargs
+    "pentagon_war": ("wargym/PentagonWar-Duel-v0", {}),
+    "starship_combat": ("wargym/StarshipCombat-Duel-v0", {}),
+}
+"""Benchmark name -> (Gymnasium id, keyword arguments)."""
+TARGETS: dict[str, float] = {"skirmish": 1_000.0}
+"""Issue 9's targets, in training steps per second."""
+HYPER = ("n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "gae_lambda")
+HYPER_MORE = ("clip_range", "ent_coef", "net_arch", "activation")
+
+
+def make_env(env_id: str, env_kwargs: dict[str, Any], seed: int) -> Any:
+    """A thunk building the env like ``training/ppo_masked.py``: ``gymnasium.make`` + Monitor."""
+
+    def thunk() -> Any:
+        from stable_baselines3.common.monitor import Monitor
+
+        import wargym.envs  # noqa: F401 - registers the ids
+        from wargym.agents.envspecs import resolve_callables
+
+        env = gymnasium.make(env_id, **resolve_callables(env_kwargs))
+        env.reset(seed=seed)
+        return Monitor(env)
+
+    return thunk
+
+
+class Phases(BaseCallback):
+    """Wall time spent collecting rollouts (the rest of ``learn`` is PPO updates)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rollout_seconds = 0.0
+        self._start = 0.0
+
+    def _on_rollout_start(self) -> None:
+        self._start = time.perf_counter()
+
+    def _on_rollout_end(self) -> None:
+        self.rollout_seconds += time.perf_counter() - self._start
+
+    def _on_step(self) -> bool:
+        return True
+
+
+def run_one(
+    name: str, vec: str, n_envs: int, threads: int, steps: int, warmup: int, hyper: dict[str, Any]
+) -> dict[str, Any]:
+    """Warm up, then time ``learn`` for ``steps`` steps; the figures of that one run."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from wargym.agents.neural import policy_kwargs, set_threads
+
+    set_threads(threads)
+    torch.manual_seed(hyper["seed"])
+    if name == REFERENCE:
+        env_id, env_kwargs, masking = REFERENCE, {}, False
+    else:
+        env_id, kwargs = ENVS[name]
+        env_kwargs, masking = (hyper["env_kwargs"] if kwargs is None else kwargs), True
+    copies = 1 if vec == "dummy" else n_envs
+    thunks = [make_env(env_id, env_kwargs, hyper["seed"] + i) for i in range(copies)]
+    t_make = time.perf_counter()
+    venv = SubprocVecEnv(thunks) if vec == "subproc" else DummyVecEnv(thunks)
+    venv.seed(hyper["seed"])
+    make_seconds = time.perf_counter() - t_make
+    try:
+        model = MaskablePPO(
+            "MultiInputPolicy" if masking else "MlpPolicy",
+            venv,
+            **{k: hyper[k] for k in HYPER},
+            clip_range=hyper["clip_range"],
+            ent_coef=hyper["ent_coef"],
+            policy_kwargs=policy_kwargs(hyper["net_arch"], hyper["activation"]),
+            seed=hyper["seed"],
+            device="cpu",
+            verbose=0,
+        )
+        model.learn(total_timesteps=max(1, warmup), use_masking=masking)
+        before = model.num_timesteps
+        phases = Phases()
+        start = time.perf_counter()
+        model.learn(
+            total_timesteps=steps, callback=phases, reset_num_timesteps=False, use_masking=masking
+        )
+        seconds = time.perf_counter() - start
+        done = model.num_timesteps - before
+    finally:
+        venv.close()
+    return {
+        "steps": done,
+        "seconds": seconds,
+        "sps": done / seconds,
+        "rollout_seconds": phases.rollout_seconds,
+        "update_seconds": seconds - phases.rollout_seconds,
+        "rollout_sps": done / max(phases.rollout_seconds, 1e-9),
+        "warmup_steps": before,
+        "vec_env_start_seconds": make_seconds,
+    }
+
+
+def load_hyper(config: Path, seed: int, overrides: dict[str, Any]) -> dict[str, Any]:
+    """Hyper-parameters and skirmish env kwargs of the training preset (plus overrides)."""
+    preset = yaml.safe_load(config.read_text(encoding="utf-8"))
+    hyper = {k: preset[k] for k in (*HYPER, *HYPER_MORE)}
+    hyper.update({k: v for k, v in overrides.items() if v is not None})
+    hyper["env_kwargs"] = dict(preset.get("env_kwargs", {}))
+    hyper["seed"] = seed
+    return hyper
+
+
+def measure(
+    envs: list[str],
+    vecs: list[str],
+    threads: list[int],
+    n_envs: int,
+    steps: int,
+    warmup: int,
+    rounds: int,
+    hyper: dict[str, Any],
+) -> dict[str, Any]:
+    """Run every (env, vec env, threads) configuration ``rounds`` times; the JSON-ready report."""
+    configs = [(v, t) for v in vecs for t in threads]
+    names = [*envs, REFERENCE]
+    runs: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
+    ratios: dict[tuple[str, str, int], list[float]] = {}
+    for _ in range(rounds):
+        for vec, t in configs:
+            this_round = {}
+            for name in names:
+                result = run_one(name, vec, n_envs, t, steps, warmup, hyper)
+                runs.setdefault((name, vec, t), []).append(result)
+                this_round[name] = result["sps"]
+                print(f"  {name} {vec} threads={t}: {result['sps']:,.0f} steps/s", file=sys.stderr)
+            for name in names:
+                ratios.setdefault((name, vec, t), []).append(
+                    this_round[name] / this_round[REFERENCE]
+                )
+    results = []
+    for (name, vec, t), rows in runs.items():
+        sps = statistics.median(r["sps"] for r in rows)
+        target = TARGETS.get(name)
+        results.append(
+            {
+                "env": name,
+                "env_id": ENVS[name][0] if name in ENVS else REFERENCE,
+                "vec_env": vec,
+                "n_envs": 1 if vec == "dummy" else n_envs,
+                "torch_threads": t,
+                "steps_per_second": sps,
+                "steps_per_second_rounds": [r["sps"] for r in rows],
+                "steps": sum(r["steps"] for r in rows),
+                "warmup_steps": rows[0]["warmup_steps"],
+                "rollout_steps_per_second": statistics.median(r["rollout_sps"] for r in rows),
+                "update_share": statistics.median(r["update_seconds"] / r["seconds"] for r in rows),
+                "ratio_cartpole": statistics.median(ratios[(name, vec, t)]),
+                "target_steps_per_second": target,
+                "target_met": None if target is None else sps >= target,
+            }
+        )
+    return {
+        "meta": {
+            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "cpu_count": os.cpu_count(),
+            "rounds": rounds,
+            "steps": steps,
+            "warmup": warmup,
+            "hyper": hyper,
+            "versions": {
+                p: _version(p)
+                for p in ("wargym", "torch", "stable_baselines3", "sb3_contrib", "gymnasium")
+            },
+            "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+        },
+        "references": {"cartpole": REFERENCE},
+        "results": results,
+    }
+
+
+def _version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The report as a Markdown table (plus a line of run details)."""
+    meta, hyper = report["meta"], report["meta"]["hyper"]
+    lines = [
+        f"Run {meta['date']}, Python {meta['python']}, {meta['cpu_count']} CPUs, "
+        f"{meta['rounds']} round(s) of {meta['steps']} steps after a warm-up of "
+        f"{meta['warmup'] or 'one rollout'}; MaskablePPO, net {hyper['net_arch']} "
+        f"{hyper['activation']}, n_steps {hyper['n_steps']}, batch {hyper['batch_size']}, "
+        f"{hyper['n_epochs']} epochs; medians.",
+        "",
+        "| env | vec env | threads | steps/s | rollout steps/s | update share "
+        "| × CartPole-v1 | target |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for row in report["results"]:
+        target = row["target_steps_per_second"]
+        verdict = (
+            "" if target is None
+            else f"≥ {target:,.0f}/s ({'met' if row['target_met'] else 'not met'})"
+        )  # fmt: skip
+        lines.append(
+            f"| {row['env']} | {row['vec_env']}×{row['n_envs']} | {row['torch_threads']} "
+            f"| {row['steps_per_second']:,.0f} | {row['rollout_steps_per_second']:,.0f} "
+            f"| {row['update_share']:.0%} | {row['ratio_cartpole']:.3f} | {verdict} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _csv(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Parse arguments, measure, print the table and write the requested files."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--envs", default=",".join(ENVS), help=f"some of {', '.join(ENVS)}")
+    parser.add_argument("--vec", default="dummy,subproc", help="dummy and/or subproc")
+    parser.add_argument("--n-envs", type=int, default=2, help="env copies of SubprocVecEnv")
+    parser.add_argument("--threads", default="1", help="torch.set_num_threads values")
+    parser.add_argument("--steps", type=int, default=4096, help="timed steps per run")
+    parser.add_argument("--warmup", type=int, default=0, help="warm-up steps (0: one rollout)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds; medians are reported")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--config", type=Path, default=PRESET, help="training preset (YAML)")
+    parser.add_argument("--n-steps", type=int, help="override the preset's rollout length")
+    parser.add_argument("--batch-size", type=int, help="override the preset's minibatch size")
+    parser.add_argument("--json", type=Path, help="write the report as JSON here")
+    parser.add_argument("--md", type=Path, help="write the Markdown table here")
+    args = parser.parse_args(argv)
+    envs, vecs = _csv(args.envs), _csv(args.vec)
+    for name in envs:
+        if name not in ENVS:
+            parser.error(f"unknown env {name!r}; one of {', '.join(ENVS)}")
+    for vec in vecs:
+        if vec not in ("dummy", "subproc"):
+            parser.error(f"unknown vec env {vec!r}; dummy or subproc")
+    hyper = load_hyper(
+        args.config, args.seed, {"n_steps": args.n_steps, "batch_size": args.batch_size}
+    )
+    report = measure(
+        envs, vecs, [int(t) for t in _csv(args.threads)], args.n_envs, args.steps,
+        args.warmup, args.rounds, hyper,
+    )  # fmt: skip
+    table = markdown(report)
+    print(table, end="")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    if args.md:
+        args.md.write_text(table)
+    return report
+
+
+if __name__ == "__main__":
+    main()
