@@ -89,7 +89,10 @@ def args_from_mapping(cls: type[T], data: Mapping[str, Any], where: str = "<mapp
             f"{where}: unknown key(s) {unknown} for {cls.__name__}; known keys: {sorted(names)}"
         )
     values = {k: _check(k, v, hints[k], where) for k, v in data.items()}
-    return cls(**values)
+    try:
+        return cls(**values)
+    except ValueError as exc:  # an Args.__post_init__ range check; its message names the key
+        raise ConfigError(f"{where}: {exc}") from exc
 
 
 def load_preset(cls: type[T], path: str | Path) -> T:

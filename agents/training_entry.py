@@ -38,12 +38,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``training/<script>.py`` with the remaining arguments; returns an exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] not in SCRIPTS:
-        print(f"usage: python -m wargym.agents.training_entry {{{','.join(SCRIPTS)}}} [flags]")
+        usage = f"usage: wargym train {{{','.join(SCRIPTS)}}} [flags]"
+        problem = "no script given" if not args else f"unknown script {args[0]!r}"
+        print(f"{usage}\nerror: {problem}", file=sys.stderr)
         return 2
     name, rest = args[0], args[1:]
     folder = training_dir()
     if folder is None:
-        print("training/ scripts not found: run from a wargym checkout or set WARGYM_TRAINING_DIR")
+        print(
+            "training/ scripts not found: run from a wargym checkout or set WARGYM_TRAINING_DIR",
+            file=sys.stderr,
+        )
         return 2
     sys.path.insert(0, str(folder.parent))
     sys.argv = [str(folder / f"{name}.py"), *rest]

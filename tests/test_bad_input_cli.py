@@ -150,13 +150,7 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-XFAIL = {
-    "demo:missing_policy": "src/wargym/demo.py: --policy not checked; onnxruntime's NoSuchFile "
-    "escapes with a traceback (load it through OnnxPolicy, or parser.error)",
-    "train:no_script": "agents/training_entry.py:main: the usage line goes to stdout, not stderr",
-    "train:unknown_script": "agents/training_entry.py:main: the usage line goes to stdout and "
-    "does not name the unknown script",
-}
+XFAIL: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(

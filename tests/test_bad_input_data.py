@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -427,12 +428,13 @@ SHIPPED_PRESET_ROWS = [
             k,
             v,
             id=f"load_preset(ppo_masked.Args):{k}={v}",
-            marks=pytest.mark.xfail(strict=True, reason=f"needs fix in {fix}"),
         )
-        for k, v, fix in SHIPPED_PRESET_ROWS
+        for k, v, _fix in SHIPPED_PRESET_ROWS
     ],
 )
-def test_shipped_preset_with_a_bad_value(tmp_path: Path, key: str, value: Any) -> None:
+def test_shipped_preset_with_a_bad_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str, value: Any
+) -> None:
     import importlib.util
 
     from wargym.agents.config import ConfigError, load_preset
@@ -443,6 +445,7 @@ def test_shipped_preset_with_a_bad_value(tmp_path: Path, key: str, value: Any) -
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, module)  # string annotations resolve through it
     spec.loader.exec_module(module)
     preset = yaml.safe_load((root / "configs" / "training" / "nq_skirmish.yaml").read_text())
     preset[key] = value

@@ -33,6 +33,6 @@ def test_demo_plays_the_learned_policy_on_a_cestus_v_mission(
     assert page.read_text().startswith("<!DOCTYPE html>")
 
 
-def test_demo_rejects_an_unknown_mission(tmp_path: Path) -> None:
-    with pytest.raises(SystemExit, match="unknown Cestus V mission 'mission_99'"):
-        main(["demo", "--mission", "mission_99", "--html", ""])
+def test_demo_rejects_an_unknown_mission(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--mission", "mission_99", "--html", ""]) == 2
+    assert "unknown Cestus V mission 'mission_99'" in capsys.readouterr().err

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
@@ -38,7 +39,7 @@ class Args:
     """Stop after this much wall time (0: no limit); the last state is still saved."""
     n_envs: int = 2
     """Env copies."""
-    vec_env: str = "subproc"
+    vec_env: Literal["subproc", "dummy"] = "subproc"
     """``subproc`` (one process per copy) or ``dummy`` (all in this process)."""
     n_steps: int = 512
     """Rollout length per env copy."""
@@ -60,7 +61,7 @@ class Args:
     """Value loss weight."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """Hidden sizes of the actor and of the critic MLP."""
-    activation: str = "tanh"
+    activation: Literal["tanh", "relu"] = "tanh"
     """``tanh`` or ``relu``."""
     torch_threads: int = 1
     """``torch.set_num_threads``."""
@@ -88,6 +89,25 @@ class Args:
     """CI mode: 2,048 steps, dummy vec env, tiny network, no evaluation."""
     verbose: int = 1
     """SB3 verbosity."""
+
+    def __post_init__(self) -> None:
+        """Refuse values no run can use (the message names the field)."""
+        for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
+        for name in ("max_minutes", "learning_rate", "checkpoint_every", "eval_every"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
+        if not 0.0 <= self.gamma <= 1.0 or not 0.0 <= self.gae_lambda <= 1.0:
+            raise ValueError(
+                f"gamma and gae_lambda must be in [0, 1]: {self.gamma}, {self.gae_lambda}"
+            )
+        if not re.fullmatch(TEACHERS, self.bc_teacher):
+            raise ValueError(f"bc_teacher must match {TEACHERS!r}, got {self.bc_teacher!r}")
+
+
+TEACHERS = r"heuristic|rules|scripted|random|mcts(:\d+)?"
+"""Teacher specs the behaviour-cloning bootstrap accepts."""
 
 
 def make_env(args: Args, rank: int):  # noqa: ANN201 - returns an SB3 env thunk

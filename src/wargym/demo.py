@@ -18,6 +18,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+
+class DemoError(ValueError):
+    """A demo option names no mission or no policy file."""
+
+
 DEFAULT_MISSION = "mission_01_trip_wire"
 """The Cestus V mission the demo plays when none is given."""
 
@@ -58,8 +63,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         mission = load_mission(args.mission)
     except (TableError, OSError, KeyError) as exc:
-        raise SystemExit(f"wargym demo: unknown Cestus V mission {args.mission!r}: {exc}") from None
+        raise DemoError(f"unknown Cestus V mission {args.mission!r}: {exc}") from None
     policy_path = Path(args.policy) if args.policy else shipped_model(".onnx")
+    if policy_path.suffix not in (".onnx", ".zip") or not policy_path.is_file():
+        raise DemoError(f"--policy {policy_path}: no such .onnx or .zip policy file")
     player = PolicyPlayer(policy_path, rng=args.seed)
     rng = np.random.default_rng(args.seed)
     setup_rng, dice_rng = rng.spawn(2)
