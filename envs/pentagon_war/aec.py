@@ -40,8 +40,9 @@ from wargym.envs.base import (
 )
 from wargym.rules.dice import RandomDice
 from wargym.rules.events import Event
+from wargym.rules.pentagon_war.actions import Decision
 from wargym.rules.pentagon_war.data import load_rules
-from wargym.rules.pentagon_war.game import decider, decision_for, new_battle, play
+from wargym.rules.pentagon_war.game import decision_for, new_battle, play
 from wargym.rules.pentagon_war.records import Options
 from wargym.rules.pentagon_war.state import BattleState, Termination
 
@@ -91,10 +92,38 @@ class _Core(SidesAsAgents):
         )
         self._battle: BattleState | None = None
         self._dice = RandomDice(np.random.default_rng(0))
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop the cached decisions and masks (after every change of the battle)."""
+        self._decisions: list[Decision | None | bool] = [False, False]
+        self._masks: list[np.ndarray | None] = [None, None]
+
+    def _decision(self, side: int) -> Decision | None:
+        """``decision_for(battle, side)``, computed once per change of the battle."""
+        cached = self._decisions[side]
+        if cached is False:
+            cached = self._decisions[side] = decision_for(self.battle, side)
+        return cached  # type: ignore[return-value]
+
+    def _mask_of(self, side: int) -> np.ndarray:
+        """The side's int8 mask, cached like :meth:`_decision` (hand out copies only)."""
+        mask = self._masks[side]
+        if mask is None:
+            mask = self._masks[side] = self.codec.mask(self._decision(side))
+        return mask
+
+    def _play(self, side: int, action: Any) -> list[Event]:
+        """Plot the (legal) ``action`` of ``side``; the caches are dropped."""
+        decision = self._decision(side)
+        self._forget()
+        return play(
+            self.battle, self.codec.decode(int(action)), self._dice, side=side, decision=decision
+        )
 
     @property
     def battle(self) -> BattleState:
-        """The engine state (reset first)."""
+        """The engine state (reset first); read it, do not write: decisions are cached."""
         if self._battle is None:
             raise RuntimeError("call reset() first")
         return self._battle
@@ -103,32 +132,32 @@ class _Core(SidesAsAgents):
         setup_rng, dice_rng = seeded_streams(seed, 2)
         self._dice = RandomDice(dice_rng)
         self._battle, events = new_battle(self.scenario, setup_rng, self.rules_options)
+        self._forget()
         return events
 
     def _observe(self, side: int) -> dict[str, np.ndarray]:
-        decision = decision_for(self.battle, side)
+        decision = self._decision(side)
         return {
             "observation": encode_observation(
                 self.battle, side, decision, self.max_ships, self.rules_options.max_turns
             ),
-            "action_mask": self.codec.mask(decision),
+            "action_mask": self._mask_of(side).copy(),
         }
 
     def _info(self, side: int, events: list[Event], illegal: bool = False) -> dict[str, Any]:
-        decision = decision_for(self.battle, side)
+        decision = self._decision(side)
         return step_info(
-            self.codec.mask(decision),
+            self._mask_of(side).copy(),
             visible_events(self.battle, side, events),
             illegal_action=illegal,
             decision=None if decision is None else decision.kind.value,
         )
 
     def _legal(self, side: int, action: Any) -> bool:
-        decision = decision_for(self.battle, side)
-        if decision is None or action is None:
+        if action is None or self._decision(side) is None:
             return False
         index = int(action)
-        return 0 <= index < self.codec.n and self.codec.decode(index) in decision.options
+        return 0 <= index < self.codec.n and bool(self._mask_of(side)[index])
 
     def render(self) -> str | np.ndarray | None:
         """ANSI text map or RGB image of the battle."""
@@ -194,7 +223,7 @@ class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: i
             self.infos[agent] = self._info(side, [], illegal=True)
             self._accumulate_rewards()
             return
-        events = play(self.battle, self.codec.decode(int(action)), self._dice, side=side)  # type: ignore[arg-type]
+        events = self._play(side, action)
         for i, name in enumerate(AGENTS):
             self.rewards[name] = self.reward_shaping * damage_score(self.battle, events, i)
             self.infos[name] = self._info(i, events)
@@ -207,9 +236,9 @@ class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: i
         self._select()
 
     def _select(self) -> None:
-        decision = decider(self.battle)
-        if decision is not None:
-            self.agent_selection = AGENTS[decision.side]
+        deciding = [side for side in (0, 1) if self._decision(side) is not None]
+        if deciding:
+            self.agent_selection = AGENTS[deciding[0]]
         elif self.agents:
             live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
             self.agent_selection = (live or self.agents)[0]
@@ -267,7 +296,7 @@ class PentagonWarParallel(_Core, ParallelEnv[str, dict[str, np.ndarray], int]): 
         deciding = [
             side
             for side, agent in enumerate(AGENTS)
-            if agent in self.agents and decision_for(self.battle, side) is not None
+            if agent in self.agents and self._decision(side) is not None
         ]
         for side in deciding:  # decided up front: a side's new decision waits for a new step
             agent = AGENTS[side]
@@ -282,7 +311,7 @@ class PentagonWarParallel(_Core, ParallelEnv[str, dict[str, np.ndarray], int]): 
                     break
                 rewards[agent] += reward
                 continue
-            events += play(self.battle, self.codec.decode(int(action)), self._dice, side=side)  # type: ignore[arg-type]
+            events += self._play(side, action)
             if self.battle.outcome is not None:
                 break
         for i, agent in enumerate(AGENTS):

@@ -11,19 +11,28 @@ zeroed. The other side's plot never enters it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from wargym.rules.hexgrid import Hex, distance, rotate_ccw
+from wargym.rules.events import Event
 from wargym.rules.pentagon_war import power
-from wargym.rules.pentagon_war.actions import Action, ActionKind, Decision, planned, planned_charges
+from wargym.rules.pentagon_war.actions import (
+    Action,
+    ActionKind,
+    Decision,
+    hex_gap,
+    planned,
+    planned_charges,
+)
 from wargym.rules.pentagon_war.data import load_rules
-from wargym.rules.pentagon_war.records import Category, RuleSet
+from wargym.rules.pentagon_war.records import Category, RuleSet, ShipDesign
 from wargym.rules.pentagon_war.state import BattleState, DecisionKind, Phase, ShipState
-from wargym.rules.pentagon_war.weapons import relative_bearing
+from wargym.rules.pentagon_war.weapons import relative_bearing_qr
+from wargym.rules.serial import to_jsonable
 
 CHOICES = 7
 """CHOOSE 0..6: power levels, screen row 1..6, thrust 0/1 (or direction 1..6), link 0/1."""
@@ -88,8 +97,13 @@ class ActionCodec:
             return 8 + value
         if kind is ActionKind.HOLD:
             return 10
-        base = {ActionKind.FIRE: 0, ActionKind.LAUNCH: 1, ActionKind.RAIL_LAUNCH: 2}[kind]
-        return 11 + base * self.max_ships + value
+        if kind is ActionKind.FIRE:
+            return 11 + value
+        if kind is ActionKind.LAUNCH:
+            return 11 + self.max_ships + value
+        if kind is ActionKind.RAIL_LAUNCH:
+            return 11 + 2 * self.max_ships + value
+        raise KeyError(kind)
 
     def decode(self, index: int) -> Action:
         """The action at ``index``."""
@@ -109,8 +123,8 @@ class ActionCodec:
         """int8 mask of the legal options; all zero when there is no decision."""
         out = np.zeros(self.n, dtype=np.int8)
         if decision is not None:
-            for action in decision.options:
-                out[self.encode(action)] = 1
+            encode = self.encode
+            out[[encode(action) for action in decision.options]] = 1
         return out
 
 
@@ -121,17 +135,28 @@ def obs_size(max_ships: int) -> int:
 
 def detected(state: BattleState, viewer: int, ship: ShipState, rules: RuleSet) -> bool:
     """Whether ``viewer``'s radar shows ``ship`` (PW-R12, R17); own ships always."""
-    if ship.side == viewer:
+    return _seen(viewer, _radars(state, viewer, rules), ship, rules)
+
+
+def _radars(state: BattleState, viewer: int, rules: RuleSet) -> list[tuple[ShipState, int]]:
+    """The viewer's ships in play with their radar reach (PW-R12)."""
+    return [
+        (own, power.ship_radar_range(own, state.design_of(own), rules))
+        for own in state.ships
+        if own.side == viewer and not (own.destroyed or own.disengaged)
+    ]
+
+
+def _seen(
+    viewer: int, radars: list[tuple[ShipState, int]], ship: ShipState, rules: RuleSet
+) -> bool:
+    """:func:`detected` with the viewer's radars computed once."""
+    if ship.side == viewer or ship.destroyed or ship.disengaged:
         return True
-    if not ship.alive:
-        return True
-    for own in state.side_ships(viewer):
-        if not own.alive:
-            continue
-        reach = power.ship_radar_range(own, state.design_of(own), rules)
+    for own, reach in radars:
         if ship.invisible:
             reach = min(reach, rules.systems.invisibility_max_range)
-        if distance(own.hex, ship.hex) <= reach:
+        if hex_gap(own, ship) <= reach:
             return True
     return False
 
@@ -144,47 +169,127 @@ def ego_ship(state: BattleState, viewer: int, decision: Decision | None) -> Ship
     return next((s for s in own if s.alive), own[0])
 
 
+@dataclass(frozen=True, slots=True)
+class _DesignTotals:
+    """Per-design constants of the ship block (capacity, boxes per category, armor)."""
+
+    design: ShipDesign
+    cap: int
+    names: tuple[str, ...]
+    """The system names of every category of :data:`CATEGORIES`, category after category."""
+    groups: tuple[tuple[int, int, int], ...]
+    """Per category: its slice ``names[start:end]`` and its total boxes."""
+    armor: tuple[int, ...]
+    final_damage: int
+    weapons: int
+    size: float
+
+
+_TOTALS: dict[str, _DesignTotals] = {}
+
+
+def _totals(design: ShipDesign) -> _DesignTotals:
+    cached = _TOTALS.get(design.key)
+    if cached is None or cached.design is not design:
+        cached = _DesignTotals(
+            design,
+            max(1, sum(s.boxes for s in design.systems if s.category is Category.CAPACITOR)),
+            tuple(n for c in CATEGORIES for n in power.category_names(design, c)),
+            _groups(design),
+            tuple(max(1, design.armor[i]) for i in range(6)),
+            max(1, design.final_damage),
+            max(1, len(design.weapons)),
+            design.size_class / 3.0,
+        )
+        _TOTALS[design.key] = cached
+    return cached
+
+
+def _groups(design: ShipDesign) -> tuple[tuple[int, int, int], ...]:
+    out = []
+    start = 0
+    for category in CATEGORIES:
+        end = start + len(power.category_names(design, category))
+        total = sum(s.boxes for s in design.systems if s.category is category)
+        out.append((start, end, total))
+        start = end
+    return tuple(out)
+
+
+_ZEROS = (0.0,) * SHIP_FEATURES
+_FACING_ONE_HOT = tuple(tuple(float(f == i) for i in range(6)) for f in range(6))
+
+
+def _rotated(q: int, r: int, facing: int) -> tuple[int, int]:
+    """``rotate_ccw(Hex(q, r), facing)`` as a pair (PW-R1)."""
+    for _ in range(-facing % 6):
+        q, r = -r, q + r
+    return q, r
+
+
 def _ship_features(
-    state: BattleState, viewer: int, ego: ShipState, ship: ShipState, rules: RuleSet
+    state: BattleState,
+    viewer: int,
+    ego: ShipState,
+    ship: ShipState,
+    rules: RuleSet,
+    radars: list[tuple[ShipState, int]] | None = None,
 ) -> list[float]:
     design = state.design_of(ship)
-    seen = detected(state, viewer, ship, rules)
+    if radars is None:
+        radars = _radars(state, viewer, rules)
+    seen = _seen(viewer, radars, ship, rules)
     own = ship.side == viewer
-    head = [1.0, float(own), float(ship.id == ego.id), float(ship.alive), float(seen)]
+    alive = not (ship.destroyed or ship.disengaged)
+    head = [
+        1.0,
+        1.0 if own else 0.0,
+        1.0 if ship.id == ego.id else 0.0,
+        1.0 if alive else 0.0,
+        1.0 if seen else 0.0,
+    ]
     if not seen:
-        return head + [0.0] * (SHIP_FEATURES - len(head))
-    offset = rotate_ccw(ship.hex - ego.hex, ego.facing)
-    vel = rotate_ccw(Hex(ship.vc, -ship.va), ego.facing)
-    rng = distance(ego.hex, ship.hex)
-    theta = math.radians(relative_bearing(ego.hex, ego.facing, ship.hex)) if rng else 0.0
-    cap = max(1, sum(s.boxes for s in design.systems if s.category is Category.CAPACITOR))
+        return head + list(_ZEROS[5:])
+    fixed = _totals(design)
+    oq, orr = _rotated(ship.q - ego.q, ship.r - ego.r, ego.facing)
+    vq, vr = _rotated(ship.vc, -ship.va, ego.facing)
+    rng = hex_gap(ego, ship)
+    if rng:
+        theta = math.radians(relative_bearing_qr(ship.q - ego.q, ship.r - ego.r, ego.facing))
+    else:
+        theta = 0.0
+    intact = ship.intact
+    armor = ship.armor
+    cap = fixed.cap
     feats = head + [
-        offset.q / 20.0,
-        offset.r / 20.0,
-        min(rng, 128) / 64.0,
+        oq / 20.0,
+        orr / 20.0,
+        (rng if rng < 128 else 128) / 64.0,
         math.sin(theta),
         math.cos(theta),
-        vel.q / 12.0,
-        vel.r / 12.0,
-        design.size_class / 3.0,
-        float(ship.destroyed),
-        float(ship.disengaged),
-        float(power.in_control(ship, design)),
+        vq / 12.0,
+        vr / 12.0,
+        fixed.size,
+        1.0 if ship.destroyed else 0.0,
+        1.0 if ship.disengaged else 0.0,
+        1.0 if power.in_control(ship, design) else 0.0,
         power.ship_radar_rating(ship, design) / 6.0,
-        ship.final_damage / max(1, design.final_damage),
-        float(ship.ecm),
-        float(ship.eccm),
-        float(ship.invisible),
+        ship.final_damage / fixed.final_damage,
+        1.0 if ship.ecm else 0.0,
+        1.0 if ship.eccm else 0.0,
+        1.0 if ship.invisible else 0.0,
+        *_FACING_ONE_HOT[(ship.facing - ego.facing) % 6],
+        armor[0] / fixed.armor[0],
+        armor[1] / fixed.armor[1],
+        armor[2] / fixed.armor[2],
+        armor[3] / fixed.armor[3],
+        armor[4] / fixed.armor[4],
+        armor[5] / fixed.armor[5],
     ]
-    rel_facing = (ship.facing - ego.facing) % 6
-    feats += [float(rel_facing == i) for i in range(6)]
-    feats += [ship.armor[i] / max(1, design.armor[i]) for i in range(6)]
-    for category in CATEGORIES:
-        total = sum(s.boxes for s in design.systems if s.category is category)
-        feats.append(power.intact_in(ship, design, category) / total if total else 0.0)
-    weapons = design.weapons
+    boxes = [intact[name] for name in fixed.names]
+    feats += [sum(boxes[a:b]) / total if total else 0.0 for a, b, total in fixed.groups]
     feats += [
-        len(ship.fired) / max(1, len(weapons)),
+        len(ship.fired) / fixed.weapons,
         ship.mag_beam / 2.0,
         ship.reinforce / 2.0,
         ship.screen_row / 6.0,
@@ -204,6 +309,12 @@ def _ship_features(
     return feats
 
 
+_KIND_FLAGS = {k._name_: tuple(float(k is other) for other in KINDS) for k in KINDS}
+_NO_KIND = (0.0,) * len(KINDS)
+_WTYPE_FLAGS = {w: tuple(float(w == other) for other in WEAPON_TYPES) for w in WEAPON_TYPES}
+_NO_WTYPE = (0.0,) * len(WEAPON_TYPES)
+
+
 def encode_observation(
     state: BattleState,
     viewer: int,
@@ -215,46 +326,87 @@ def encode_observation(
     """The ego-centric float32 vector ``viewer`` may know (module docstring)."""
     rules = rules or load_rules()
     ego = ego_ship(state, viewer, decision)
-    glob = [
+    phase = state.phase
+    glob: list[float] = [
         state.turn / max(1, max_turns),
         state.impulse / 12.0,
-        float(state.phase is Phase.POWER),
-        float(state.phase is Phase.ORDERS),
+        float(phase is Phase.POWER),
+        float(phase is Phase.ORDERS),
         float(decision is not None),
     ]
-    glob += [float(decision is not None and decision.kind is k) for k in KINDS]
-    glob.append(decision.index / 8.0 if decision is not None else 0.0)
     wtype = ""
-    if decision is not None and decision.kind is DecisionKind.FIRE:
-        wtype = state.design_of(decision.ship).weapons[decision.index].weapon or ""
-    glob += [float(wtype == w) for w in WEAPON_TYPES]
+    if decision is not None:
+        glob += _KIND_FLAGS[decision.kind._name_]
+        glob.append(decision.index / 8.0)
+        if decision.kind is DecisionKind.FIRE:
+            wtype = state.design_of(decision.ship).weapons[decision.index].weapon or ""
+    else:
+        glob += _NO_KIND
+        glob.append(0.0)
+    glob += _WTYPE_FLAGS.get(wtype, _NO_WTYPE)
     glob += [
         float(state.side_ships(viewer)[0].side),
         len(state.missiles) / 8.0,
         len(state.acid) / 8.0,
         float(len(ego.fired) > 0),
     ]
-    order = sorted(state.ships, key=lambda s: (s.id != ego.id, s.side != viewer, s.id))
+    ego_id = ego.id
+    order = sorted(state.ships, key=lambda s: (s.id != ego_id, s.side != viewer, s.id))
+    radars = _radars(state, viewer, rules)
     vec = glob
     for ship in order[:max_ships]:
-        vec += _ship_features(state, viewer, ego, ship, rules)
+        vec += _ship_features(state, viewer, ego, ship, rules, radars)
     vec += [0.0] * (obs_size(max_ships) - len(vec))
-    return np.clip(np.asarray(vec, dtype=np.float32), -OBS_BOUND, OBS_BOUND)
+    out = np.asarray(vec, dtype=np.float32)
+    return np.clip(out, -OBS_BOUND, OBS_BOUND, out=out)
+
+
+_PLAIN = frozenset({int, bool, str, float, type(None)})
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def event_dict(event: Any) -> dict[str, Any]:
+    """``event.to_dict()``, the same mapping built faster (field names cached per class)."""
+    cls = type(event)
+    names = _FIELDS.get(cls, ())
+    if names == ():
+        plain = cls.to_dict is Event.to_dict and dataclasses.is_dataclass(event)
+        names = tuple(f.name for f in dataclasses.fields(event)) if plain else None
+        _FIELDS[cls] = names
+    if names is None:
+        result: dict[str, Any] = event.to_dict()
+        return result
+    data: dict[str, Any] = {"type": cls.__name__}
+    for name in names:
+        value = getattr(event, name)
+        kind = type(value)
+        if kind in _PLAIN:
+            data[name] = value
+        elif kind is tuple and all(type(item) in _PLAIN for item in value):
+            data[name] = list(value)
+        else:
+            data[name] = to_jsonable(value)
+    return data
 
 
 def visible_events(
     state: BattleState, viewer: int, events: list[Any], rules: RuleSet | None = None
 ) -> list[dict[str, Any]]:
     """Event dicts ``viewer`` may see: the enemy's record forms and undetected ships hidden."""
+    if not events:
+        return []
     rules = rules or load_rules()
+    radars: list[tuple[ShipState, int]] | None = None
     shown = []
     for event in events:
-        data = event.to_dict()
+        data = event_dict(event)
         ship_id = data.get("ship")
         if isinstance(ship_id, int) and state.ships[ship_id].side != viewer:
             if data["type"] in HIDDEN_EVENTS:
                 continue
-            if not detected(state, viewer, state.ships[ship_id], rules):
+            if radars is None:
+                radars = _radars(state, viewer, rules)
+            if not _seen(viewer, radars, state.ships[ship_id], rules):
                 continue
         shown.append(data)
     return shown

@@ -42,10 +42,11 @@ from wargym.envs.base import (
 )
 from wargym.rules.dice import RandomDice
 from wargym.rules.events import Event
+from wargym.rules.pentagon_war.actions import Decision
 from wargym.rules.pentagon_war.captain import captain_action
 from wargym.rules.pentagon_war.data import load_rules
 from wargym.rules.pentagon_war.events import DamageAllocated, DamageApplied
-from wargym.rules.pentagon_war.game import decision_for, is_over, new_battle, play
+from wargym.rules.pentagon_war.game import decision_for, has_decision, new_battle, play
 from wargym.rules.pentagon_war.records import Options
 from wargym.rules.pentagon_war.state import BattleState, Termination
 
@@ -114,6 +115,8 @@ class PentagonWarDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int64]
         self._state: BattleState | None = None
         self._dice = RandomDice(np.random.default_rng(0))
         self._opp_rng = np.random.default_rng(0)
+        self._decision: Decision | None = None
+        self._mask_now = self.codec.mask(None)
 
     # -- gymnasium API -------------------------------------------------------------------
     def reset(
@@ -126,23 +129,20 @@ class PentagonWarDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int64]
         self._opp_rng = opp_rng
         self._state, events = new_battle(self.scenario, setup_rng, self.rules_options)
         events += self._opponent_plays()
+        self._refresh()
         return self._obs(), self._info(events)
 
     def step(self, action: np.int64) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Take one decision of side 0, then let the opponent plot until side 0 decides."""
         state = self.state
         index = int(action)
-        decision = decision_for(state, 0)
-        legal = (
-            decision is not None
-            and 0 <= index < self.codec.n
-            and (self.codec.decode(index) in decision.options)
-        )
-        if not legal:
+        decision = self._decision
+        if decision is None or not (0 <= index < self.codec.n and self._mask_now[index]):
             reward, ended = self._resolve_illegal(f"action {index} is not legal now")
             return self._obs(), reward, ended, False, self._info([], illegal=True)
-        events = play(state, self.codec.decode(index), self._dice, side=0)
+        events = play(state, self.codec.decode(index), self._dice, side=0, decision=decision)
         events += self._opponent_plays()
+        self._refresh()
         reward = self.reward_shaping * damage_score(state, events, 0)
         terminated = truncated = False
         if state.outcome is not None:
@@ -156,20 +156,26 @@ class PentagonWarDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int64]
         return render_frame(self.render_mode, self._state, render_ansi, render_rgb)
 
     def _mask(self) -> np.ndarray:
-        return self.codec.mask(decision_for(self.state, 0))
+        self.state  # noqa: B018  (raises before the first reset)
+        return self._mask_now.copy()
 
     # -- helpers -------------------------------------------------------------------------
     @property
     def state(self) -> BattleState:
-        """The engine state (reset first)."""
+        """The engine state (reset first); read it, do not write: side 0's decision is cached."""
         if self._state is None:
             raise RuntimeError("call reset() first")
         return self._state
 
+    def _refresh(self) -> None:
+        """Side 0's decision and mask, computed once per change of the battle."""
+        self._decision = decision_for(self.state, 0)
+        self._mask_now = self.codec.mask(self._decision)
+
     def _opponent_plays(self) -> list[Event]:
         state = self.state
         events: list[Event] = []
-        while not is_over(state) and decision_for(state, 0) is None:
+        while state.outcome is None and not has_decision(state, 0):
             decision = decision_for(state, 1)
             if decision is None:
                 raise RuntimeError("no side can decide in an unfinished battle")
@@ -177,23 +183,22 @@ class PentagonWarDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int64]
                 choice = captain_action(state, decision)
             else:
                 choice = decision.options[int(self._opp_rng.integers(len(decision.options)))]
-            events += play(state, choice, self._dice, side=1)
+            events += play(state, choice, self._dice, side=1, decision=decision)
         return events
 
     def _obs(self) -> dict[str, np.ndarray]:
-        decision = decision_for(self.state, 0)
         return {
             "observation": encode_observation(
-                self.state, 0, decision, self.max_ships, self.rules_options.max_turns
+                self.state, 0, self._decision, self.max_ships, self.rules_options.max_turns
             ),
-            "action_mask": self.codec.mask(decision),
+            "action_mask": self._mask_now.copy(),
         }
 
     def _info(self, events: list[Event], illegal: bool | None = None) -> dict[str, Any]:
         state = self.state
-        decision = decision_for(state, 0)
+        decision = self._decision
         return step_info(
-            self.codec.mask(decision),
+            self._mask_now.copy(),
             visible_events(state, 0, events),
             illegal,
             turn=state.turn,

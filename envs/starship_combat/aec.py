@@ -28,6 +28,7 @@ from wargym.envs.base import (
     step_info,
 )
 from wargym.envs.starship_combat.encoding import (
+    MaskCache,
     default_codec,
     encode_observation,
     obs_size,
@@ -72,12 +73,13 @@ class StarshipCombatAEC(SidesAsAgents, AECEnv[str, dict[str, np.ndarray], int | 
         )
         self._state = game.new_battle(scenario, self.rule_options)
         self._dice = RandomDice(np.random.default_rng(0))
+        self._masks = MaskCache(self.codec)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` may know now; its mask is zero unless it is deciding."""
         side = AGENTS.index(agent)
         return {"observation": encode_observation(self._state, side, self.codec),
-                "action_mask": self.codec.mask(self._state, side)}  # fmt: skip
+                "action_mask": self._masks.get(self._state, side).copy()}  # fmt: skip
 
     def state(self) -> np.ndarray:
         """Full-information vector (side 0's view without fog), for centralised critics."""
@@ -94,7 +96,7 @@ class StarshipCombatAEC(SidesAsAgents, AECEnv[str, dict[str, np.ndarray], int | 
 
     def _info(self, agent: str, events: list[Any], illegal: bool) -> dict[str, Any]:
         side = AGENTS.index(agent)
-        mask = self.codec.mask(self._state, side)
+        mask = self._masks.get(self._state, side).copy()
         return step_info(mask, visible_events(self._state, events, side), illegal)
 
     def _select(self) -> None:
@@ -107,7 +109,7 @@ class StarshipCombatAEC(SidesAsAgents, AECEnv[str, dict[str, np.ndarray], int | 
         if agent is None:
             return
         side = AGENTS.index(agent)
-        illegal = not mask_allows(self.codec.mask(self._state, side), action)
+        illegal = not mask_allows(self._masks.get(self._state, side), action)
         events: list[Any] = []
         if illegal:
             reward, ended = self._resolve_illegal(f"action {action} is not legal for {agent}")

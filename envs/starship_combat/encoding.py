@@ -25,6 +25,7 @@ option, an enemy the viewer's side has not detected is encoded as zeros (fog of 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -35,6 +36,7 @@ from wargym.rules.starship_combat.actions import (
     Accelerate,
     Action,
     Board,
+    Decision,
     DecisionKind,
     Fire,
     HoldFire,
@@ -42,7 +44,7 @@ from wargym.rules.starship_combat.actions import (
     SetHeading,
 )
 from wargym.rules.starship_combat.data import load_rules
-from wargym.rules.starship_combat.game import decision, legal_actions
+from wargym.rules.starship_combat.game import decision
 from wargym.rules.starship_combat.state import (
     BattleState,
     ShipState,
@@ -143,10 +145,60 @@ class ActionCodec:
 
     def mask(self, state: BattleState, side: int) -> np.ndarray:
         """Exact int8 mask of the legal actions of ``side`` (zeros when not deciding)."""
+        return self.mask_of(decision(state, side), state, side)
+
+    def mask_of(self, d: Decision | None, state: BattleState, side: int) -> np.ndarray:
+        """The mask of decision ``d`` of ``side`` (``decision(state, side)``)."""
         out = np.zeros(self.n, dtype=np.int8)
-        for action in legal_actions(state, side):
-            out[self.encode(action, state, side)] = 1
+        if d is not None and d.options:
+            out[self.indices(d.options, state, side)] = 1
         return out
+
+    def indices(self, options: Iterable[Action], state: BattleState, side: int) -> list[int]:
+        """``[encode(a, state, side) for a in options]``, with the layout looked up once."""
+        enemies = {s.id: j for j, s in enumerate(state.side_ships(1 - side))}
+        heading0, accel0, flicker0, hold = self.heading0, self.accel0, self.flicker0, self.hold
+        fire0, board0, batteries = self.fire0, self.board0, self.batteries
+        out = []
+        for action in options:  # the cases of ``encode``, in its order
+            if isinstance(action, SetHeading):
+                out.append(heading0 + action.direction)
+            elif isinstance(action, Accelerate):
+                m = action.magnitude
+                out.append(accel0 if m == 0 else accel0 + 1 + 6 * (m - 1) + action.direction)
+            elif isinstance(action, SetFlicker):
+                out.append(flicker0 + action.pct // 10)
+            elif isinstance(action, HoldFire):
+                out.append(hold)
+            elif isinstance(action, Fire):
+                out.append(fire0 + enemies[action.target] * batteries + action.batteries - 1)
+            elif isinstance(action, Board):
+                t = action.target
+                out.append(board0 if t is None else board0 + 1 + enemies[t])
+            else:
+                out.append(self.encode(action, state, side))
+        return out
+
+
+class MaskCache:
+    """Each side's mask, recomputed only when the engine hands out a new decision object.
+
+    ``game.decision`` memoises its decision until the engine touches the state, so the same
+    decision object means the same options. Returned arrays are shared: copy them before
+    handing them to a user.
+    """
+
+    def __init__(self, codec: ActionCodec) -> None:
+        self.codec = codec
+        self._cache: list[tuple[Decision | None, BattleState, np.ndarray] | None] = [None, None]
+
+    def get(self, state: BattleState, side: int) -> np.ndarray:
+        """The (shared) int8 mask of ``side`` now."""
+        d = decision(state, side)
+        cached = self._cache[side]
+        if cached is None or cached[0] is not d or cached[1] is not state:
+            cached = self._cache[side] = (d, state, self.codec.mask_of(d, state, side))
+        return cached[2]
 
 
 @cache
@@ -169,53 +221,71 @@ def obs_size(codec: ActionCodec) -> int:
     return 2 * codec.slots * SHIP_FEATURES + len(KINDS) + codec.slots + MAX_WEAPONS + 3
 
 
+@cache
+def _fixed(design: str) -> tuple[int, int, int, int, int, int, int]:
+    """Design constants of the ship block: weapons and screens totals, record maxima."""
+    rec, troops = record_of(design), load_rules().ships[design].troops
+    return (
+        sum(v for _k, v in rec.weapons) or 1,
+        sum(v for _k, v in rec.screens) or 1,
+        max(1, rec.computer),
+        max(1, rec.crew),
+        max(1, rec.sensors),
+        max(1, rec.fuel.total_days),
+        max(1, troops),
+    )
+
+
 def _ship_features(state: BattleState, ship: ShipState) -> list[float]:
     rules, opts = load_rules(), state.options
-    rec, design = record_of(ship.design), design_of(ship)
+    weapons0, screens0, computer, crew, sensors, fuel, troops = _fixed(ship.design)
     inop, dest = hull_limits(ship, opts)
-    weapons0 = sum(v for _k, v in rec.weapons) or 1
-    screens0 = sum(v for _k, v in rec.screens) or 1
     radius = float(rules.map_radius)
     return [
         1.0, 1.0 if ship.out else 0.0, ship.pos[0] / radius, ship.pos[1] / radius,
         ship.vel[0] / 10.0, ship.vel[1] / 10.0, ship.heading / 5.0, ship.armor / 120.0,
         ship.hull_dmg / dest, 1.0 if ship.hull_dmg >= inop else 0.0,
         current_g(ship, rules, opts) / 6.0, power_steps(ship, rules, opts) / 10.0,
-        ship.computer / max(1, rec.computer), ship.crew / max(1, rec.crew),
-        ship.sensors / max(1, rec.sensors), ship.fuel / max(1, rec.fuel.total_days),
+        ship.computer / computer, ship.crew / crew,
+        ship.sensors / sensors, ship.fuel / fuel,
         sum(ship.weapons.values()) / weapons0, sum(ship.screens.values()) / screens0,
-        ship.troops / max(1, design.troops), ship.flicker / 100.0,
+        ship.troops / troops, ship.flicker / 100.0,
     ]  # fmt: skip
 
 
 def encode_observation(state: BattleState, viewer: int, codec: ActionCodec) -> np.ndarray:
     """What ``viewer`` may know, as a float32 vector (fog of war with the sensor option)."""
-    out = np.zeros(obs_size(codec), dtype=np.float32)
-    seen = set(state.detected.get(viewer, []))
-    pos = 0
+    fog = state.options.sensors
+    seen = set(state.detected.get(viewer, [])) if fog else set()
+    vec: list[float] = []
     for side in (viewer, 1 - viewer):
         ships = state.side_ships(side)
         for slot in range(codec.slots):
             if slot < len(ships):
                 ship = ships[slot]
-                visible = side == viewer or not state.options.sensors or ship.id in seen
-                if visible:
-                    out[pos : pos + SHIP_FEATURES] = _ship_features(state, ship)
-            pos += SHIP_FEATURES
+                if side == viewer or not fog or ship.id in seen:
+                    vec += _ship_features(state, ship)
+                    continue
+            vec += _ZEROS
+    context = [0.0] * (len(KINDS) + codec.slots + MAX_WEAPONS)
     d = decision(state, viewer)
     if d is not None:
-        out[pos + KINDS.index(d.kind)] = 1.0
+        context[KINDS.index(d.kind)] = 1.0
         own = [s.id for s in state.side_ships(viewer)]
-        out[pos + len(KINDS) + own.index(d.ship)] = 1.0
+        context[len(KINDS) + own.index(d.ship)] = 1.0
         if d.weapon is not None:
             keys = [w.key for w in design_of(state.ship(d.ship)).weapons]
-            out[pos + len(KINDS) + codec.slots + min(keys.index(d.weapon), MAX_WEAPONS - 1)] = 1
-    tail = pos + len(KINDS) + codec.slots + MAX_WEAPONS
+            context[len(KINDS) + codec.slots + min(keys.index(d.weapon), MAX_WEAPONS - 1)] = 1.0
+    vec += context
     rules = load_rules()
-    out[tail] = state.round / float(state.options.max_rounds or rules.max_rounds)
-    out[tail + 1] = 1.0 if state.phase == "fire_orders" else 0.0
-    out[tail + 2] = 1.0 if state.options.sensors else 0.0
-    return np.clip(out, -2.0, 2.0)
+    vec.append(state.round / float(state.options.max_rounds or rules.max_rounds))
+    vec.append(1.0 if state.phase == "fire_orders" else 0.0)
+    vec.append(1.0 if fog else 0.0)
+    out = np.array(vec, dtype=np.float32)
+    return np.clip(out, -2.0, 2.0, out=out)
+
+
+_ZEROS = (0.0,) * SHIP_FEATURES
 
 
 def render_ansi(state: BattleState) -> str:

@@ -36,7 +36,9 @@ from wargym.envs.base import (
     render_frame,
     step_info,
 )
+from wargym.envs.pentagon_war.encoding import event_dict
 from wargym.envs.starship_combat.encoding import (
+    MaskCache,
     default_codec,
     encode_observation,
     obs_size,
@@ -62,10 +64,12 @@ def make_options(options: Options | dict[str, Any] | None) -> Options:
 
 def visible_events(state: BattleState, events: list[Event], viewer: int) -> list[dict[str, Any]]:
     """Events as dicts, without enemy movement, orders and detection under fog of war."""
+    if not events:
+        return []
     out = []
     seen = set(state.detected.get(viewer, []))
     for event in events:
-        data = event.to_dict()
+        data = event_dict(event)
         if state.options.sensors:
             ship = data.get("ship", data.get("observer"))
             if (
@@ -103,16 +107,21 @@ class StarshipCombatDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, np.ndarray],
         )
         self._state = game.new_battle(scenario, self.rule_options)
         self._dice = RandomDice(np.random.default_rng(0))
+        self._masks = MaskCache(self.codec)
 
     @property
     def state(self) -> BattleState:
         """The engine state (read it; do not write)."""
         return self._state
 
+    def _mask_now(self) -> np.ndarray:
+        """Side 0's mask (shared: copy before handing it out)."""
+        return self._masks.get(self._state, AGENT_SIDE)
+
     def _obs(self) -> dict[str, np.ndarray]:
         return {
             "observation": encode_observation(self._state, AGENT_SIDE, self.codec),
-            "action_mask": self.codec.mask(self._state, AGENT_SIDE),
+            "action_mask": self._mask_now().copy(),
         }
 
     def _captain(self) -> list[Event]:
@@ -141,7 +150,7 @@ class StarshipCombatDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, np.ndarray],
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Answer the current decision of side 0 with ``action``."""
         action = int(action)
-        illegal = not mask_allows(self.codec.mask(self._state, AGENT_SIDE), action)
+        illegal = not mask_allows(self._mask_now(), action)
         events: list[Event] = []
         reward = 0.0
         terminated = truncated = False
@@ -167,7 +176,7 @@ class StarshipCombatDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, np.ndarray],
         return obs, reward, terminated, truncated, info
 
     def _mask(self) -> np.ndarray:
-        return self.codec.mask(self._state, AGENT_SIDE)
+        return self._mask_now().copy()
 
     def render(self) -> str | np.ndarray | None:
         """ANSI text or an RGB array of the hex map."""

@@ -25,6 +25,7 @@ from wargym.envs.base import (
     step_info,
 )
 from wargym.envs.starship_combat.encoding import (
+    MaskCache,
     default_codec,
     encode_observation,
     obs_size,
@@ -66,18 +67,19 @@ class StarshipCombatParallel(SidesAsAgents, ParallelEnv[str, dict[str, np.ndarra
         self.agents = list(AGENTS)
         self._state = game.new_battle(scenario, self.rule_options)
         self._dice = RandomDice(np.random.default_rng(0))
+        self._masks = MaskCache(self.codec)
 
     def _obs(self) -> dict[str, dict[str, np.ndarray]]:
         return {
             a: {"observation": encode_observation(self._state, i, self.codec),
-                "action_mask": self.codec.mask(self._state, i)}
+                "action_mask": self._masks.get(self._state, i).copy()}
             for i, a in enumerate(AGENTS)
         }  # fmt: skip
 
     def _infos(self, events: list[Any], illegal: set[str]) -> dict[str, dict[str, Any]]:
         return {
             a: step_info(
-                self.codec.mask(self._state, i),
+                self._masks.get(self._state, i).copy(),
                 visible_events(self._state, events, i),
                 a in illegal,
             )
@@ -109,7 +111,7 @@ class StarshipCombatParallel(SidesAsAgents, ParallelEnv[str, dict[str, np.ndarra
         decoded: dict[int, Action | None] = {}
         ended = False
         for i, agent in enumerate(AGENTS):
-            mask = self.codec.mask(self._state, i)
+            mask = self._masks.get(self._state, i)
             if not mask.any():
                 continue
             action = actions.get(agent)

@@ -16,7 +16,12 @@ from wargym.rules.pentagon_war import power
 from wargym.rules.pentagon_war.movement import thrust_within_cap
 from wargym.rules.pentagon_war.records import Category, RuleSet, ScreenType, SystemSpec
 from wargym.rules.pentagon_war.state import BattleState, DecisionKind, Phase, ShipState, Slot
-from wargym.rules.pentagon_war.weapons import in_arc, in_interval, relative_bearing
+from wargym.rules.pentagon_war.weapons import (
+    in_arc,
+    in_interval,
+    relative_bearing,
+    relative_bearing_qr,
+)
 
 
 class ActionKind(enum.Enum):
@@ -54,6 +59,8 @@ class Action:
 
 
 HOLD = Action(ActionKind.HOLD)
+_FIRE_VALUE = ActionKind.FIRE.value
+_RAIL_VALUE = ActionKind.RAIL_LAUNCH.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,10 +120,10 @@ def order_cost(
         return costs["fire_mag_beam_at_lmgb"] * min(value, 1) + costs["double_magnetic_beam"] * max(
             0, value - 1
         )
-    if kind is DecisionKind.FIRE and action_kind == ActionKind.FIRE.value:
+    if kind is DecisionKind.FIRE and action_kind == _FIRE_VALUE:
         line = rules.weapon_types[weapons[index].weapon or ""].capacitor_line
         return costs[line] if line else 0
-    if kind is DecisionKind.LAUNCH and action_kind == ActionKind.RAIL_LAUNCH.value:
+    if kind is DecisionKind.LAUNCH and action_kind == _RAIL_VALUE:
         return costs["rail_launch_missile"]
     return 0
 
@@ -179,6 +186,12 @@ def launch_blocker(
     return None
 
 
+def hex_gap(a: ShipState, b: ShipState) -> int:
+    """Hex distance between two ships (PW-R1), without building Hex objects."""
+    dq, dr = a.q - b.q, a.r - b.r
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
 def _fire_targets(
     state: BattleState, rules: RuleSet, ship: ShipState, index: int, left: int
 ) -> list[int]:
@@ -194,19 +207,54 @@ def _fire_targets(
     ):
         return []
     reach = min(rules.max_fire_range, power.ship_radar_range(ship, design, rules))
-    here = ship.hex
-    return [
-        target.id
-        for target in state.ships
-        if target.side != ship.side
-        and target.alive
-        and distance(here, target.hex) <= reach
-        and fire_blocker(state, rules, ship, weapon, target, left) is None
-    ]
+    invisible_reach = rules.systems.invisibility_max_range
+    arc = weapon.arc
+    assert arc is not None
+    facing: int | None = None
+    blocked: tuple[int, int] | None = None
+    if ship.linked_to is not None and ship.berth is not None and state.options.linkage:
+        arcs = design.linkage_blocked_arcs
+        name = arcs[min(ship.berth, len(arcs)) - 1] if arcs else None
+        if name is not None:
+            blocked = (rules.arc_bases[name], rules.arc_half_width)
+    out = []
+    for target in state.ships:
+        if target.side == ship.side or target.destroyed or target.disengaged:
+            continue
+        rng = hex_gap(ship, target)
+        if rng > reach or (target.invisible and rng > invisible_reach):
+            continue
+        if rng:
+            if facing is None:
+                facing = planned_facing(state, ship)
+            theta = relative_bearing_qr(target.q - ship.q, target.r - ship.r, facing)
+            if not in_arc(arc, theta):
+                continue
+            if blocked is not None and in_interval(theta, *blocked):
+                continue
+        out.append(target.id)
+    return out
+
+
+_CHOICES = tuple(Action(ActionKind.CHOOSE, v) for v in range(7))
+_ROTATIONS = tuple(Action(ActionKind.ROTATE, v) for v in (-1, 0, 1))
+_KEEP_FACING = (_ROTATIONS[1],)
+_SHIP_ACTIONS: dict[str, dict[int, Action]] = {}
 
 
 def _choose(values: range | list[int]) -> tuple[Action, ...]:
-    return tuple(Action(ActionKind.CHOOSE, v) for v in values)
+    return tuple(_CHOICES[v] if 0 <= v < 7 else Action(ActionKind.CHOOSE, v) for v in values)
+
+
+def _at(kind: ActionKind, ship: int) -> Action:
+    """The shared ``Action(kind, ship)`` (actions are immutable; building them is not free)."""
+    table = _SHIP_ACTIONS.get(kind._name_)  # str key: Enum.__hash__ runs in Python
+    if table is None:
+        table = _SHIP_ACTIONS[kind._name_] = {}
+    action = table.get(ship)
+    if action is None:
+        action = table[ship] = Action(kind, ship)
+    return action
 
 
 def host_of(state: BattleState, ship: ShipState) -> ShipState | None:
@@ -240,49 +288,26 @@ def thrust_available(state: BattleState, ship: ShipState) -> int:
     return max(0, rating - ship.thrust_used)
 
 
+_HOLD_ONLY = (HOLD,)
+
+
 def options_for(state: BattleState, rules: RuleSet, slot: Slot) -> tuple[Action, ...]:
     """The exact legal options of one plot slot."""
     ship = state.ships[slot.ship]
-    design = state.design_of(ship)
     kind = slot.kind
-    costs = rules.systems.costs
-    if kind in (
-        DecisionKind.SCREEN_ROW,
-        DecisionKind.ROTATE,
-        DecisionKind.THRUST,
-        DecisionKind.LINK,
-    ):
-        left = 0
-    else:
-        left = planned_charges(state, ship, rules)
-    if kind in (DecisionKind.ECM, DecisionKind.ECCM, DecisionKind.INVISIBILITY):
-        line = {"ecm": "ecm", "eccm": "eccm", "invisibility": "radar_invisibility"}[kind.value]
-        return _choose([0, 1] if left >= costs[line] else [0])
-    if kind is DecisionKind.REINFORCE:
-        top = min(rules.systems.max_reinforce_screens, left // max(1, costs["reinforce_screens"]))
-        return _choose(range(top + 1))
-    if kind is DecisionKind.SCREEN_ROW:
-        return _choose(range(1, 7))
-    if kind is DecisionKind.MAG_BEAM:
-        beams = power.intact_in(ship, design, Category.MAGNETIC_BEAM)
-        values = [0]
-        if beams >= 1 and left >= costs["fire_mag_beam_at_lmgb"]:
-            values.append(1)
-        single_double = costs["fire_mag_beam_at_lmgb"] + costs["double_magnetic_beam"]
-        if beams >= rules.systems.mag_double_boxes and left >= single_double:
-            values.append(2)
-        return _choose(values)
-    if kind is DecisionKind.LINK:
-        can = ship.linked_to is not None or host_of(state, ship) is not None
-        return _choose([0, 1] if can else [0])
-    changing_link = planned(state, ship.id, DecisionKind.LINK) == 1
+    if kind is DecisionKind.FIRE:
+        left = ship.charges - state.plots[ship.side].committed.get(ship.id, 0)
+        targets = _fire_targets(state, rules, ship, slot.index, left)
+        if not targets:
+            return _HOLD_ONLY
+        return (HOLD, *(_at(ActionKind.FIRE, t) for t in targets))
     if kind is DecisionKind.ROTATE:
-        if changing_link:
-            return (Action(ActionKind.ROTATE, 0),)
-        return tuple(Action(ActionKind.ROTATE, v) for v in (-1, 0, 1))
+        if planned(state, ship.id, DecisionKind.LINK) == 1:
+            return _KEEP_FACING
+        return _ROTATIONS
     if kind is DecisionKind.THRUST:
-        if changing_link or thrust_available(state, ship) <= 0:
-            return _choose([0])
+        if planned(state, ship.id, DecisionKind.LINK) == 1 or thrust_available(state, ship) <= 0:
+            return _CHOICES[:1]
         velocity = (ship.va, ship.vc)
         if state.options.omnidirectional_thrust:
             dirs = [
@@ -291,23 +316,48 @@ def options_for(state: BattleState, rules: RuleSet, slot: Slot) -> tuple[Action,
             return _choose([0, *(d + 1 for d in dirs)])
         facing = planned_facing(state, ship)
         ok = thrust_within_cap(rules, velocity, ship.accelerations, facing)
-        return _choose([0, 1] if ok else [0])
-    if kind is DecisionKind.FIRE:
+        return _CHOICES[:2] if ok else _CHOICES[:1]
+    design = state.design_of(ship)
+    costs = rules.systems.costs
+    if kind is DecisionKind.LAUNCH:  # the checks of launch_blocker
+        left = ship.charges - state.plots[ship.side].committed.get(ship.id, 0)
+        reach = min(rules.systems.missile_max_range, power.ship_radar_range(ship, design, rules))
+        invisible_reach = rules.systems.invisibility_max_range
+        targets = []
+        for t in state.ships:
+            if t.side == ship.side or t.destroyed or t.disengaged:
+                continue
+            rng = hex_gap(ship, t)
+            if rng > reach or (t.invisible and rng > invisible_reach):
+                continue
+            targets.append(t.id)
+        rail = left >= costs["rail_launch_missile"]
         return (
             HOLD,
-            *(
-                Action(ActionKind.FIRE, t)
-                for t in _fire_targets(state, rules, ship, slot.index, left)
-            ),
+            *(_at(ActionKind.LAUNCH, t) for t in targets),
+            *(_at(ActionKind.RAIL_LAUNCH, t) for t in targets if rail),
         )
-    # LAUNCH
-    targets = [t.id for t in state.ships if launch_blocker(state, rules, ship, t) is None]
-    rail = left >= costs["rail_launch_missile"]
-    return (
-        HOLD,
-        *(Action(ActionKind.LAUNCH, t) for t in targets),
-        *(Action(ActionKind.RAIL_LAUNCH, t) for t in targets if rail),
-    )
+    if kind is DecisionKind.SCREEN_ROW:
+        return _choose(range(1, 7))
+    if kind is DecisionKind.LINK:
+        can = ship.linked_to is not None or host_of(state, ship) is not None
+        return _choose([0, 1] if can else [0])
+    left = planned_charges(state, ship, rules)
+    if kind in (DecisionKind.ECM, DecisionKind.ECCM, DecisionKind.INVISIBILITY):
+        line = {"ecm": "ecm", "eccm": "eccm", "invisibility": "radar_invisibility"}[kind.value]
+        return _choose([0, 1] if left >= costs[line] else [0])
+    if kind is DecisionKind.REINFORCE:
+        top = min(rules.systems.max_reinforce_screens, left // max(1, costs["reinforce_screens"]))
+        return _choose(range(top + 1))
+    # MAG_BEAM
+    beams = power.intact_in(ship, design, Category.MAGNETIC_BEAM)
+    values = [0]
+    if beams >= 1 and left >= costs["fire_mag_beam_at_lmgb"]:
+        values.append(1)
+    single_double = costs["fire_mag_beam_at_lmgb"] + costs["double_magnetic_beam"]
+    if beams >= rules.systems.mag_double_boxes and left >= single_double:
+        values.append(2)
+    return _choose(values)
 
 
 def build_queue(state: BattleState, rules: RuleSet, side: int) -> list[Slot]:

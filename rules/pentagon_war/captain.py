@@ -27,13 +27,24 @@ from __future__ import annotations
 
 import math
 
-from wargym.rules.hexgrid import Hex, distance, pixel
-from wargym.rules.pentagon_war.actions import HOLD, Action, ActionKind, Decision, planned_charges
+from wargym.rules.hexgrid import Hex, pixel
+from wargym.rules.pentagon_war.actions import (
+    HOLD,
+    Action,
+    ActionKind,
+    Decision,
+    hex_gap,
+    planned_charges,
+)
 from wargym.rules.pentagon_war.actions import planned_facing as _planned_facing
 from wargym.rules.pentagon_war.data import load_rules
 from wargym.rules.pentagon_war.records import RuleSet
 from wargym.rules.pentagon_war.state import BattleState, DecisionKind, ShipState
-from wargym.rules.pentagon_war.weapons import armor_row_struck, relative_bearing
+from wargym.rules.pentagon_war.weapons import (
+    armor_row_at,
+    armor_row_struck,
+    relative_bearing_qr,
+)
 
 CLOSE_RANGE = 4
 FIRE_RANGE = 16
@@ -43,10 +54,14 @@ CRUISE_SPEED = 3.0
 
 def nearest_enemy(state: BattleState, ship: ShipState) -> ShipState | None:
     """The closest enemy still in play (lowest id on a tie)."""
-    enemies = [s for s in state.ships if s.side != ship.side and s.alive]
-    if not enemies:
-        return None
-    return min(enemies, key=lambda s: (distance(ship.hex, s.hex), s.id))
+    best: ShipState | None = None
+    best_key = (0, 0)
+    for s in state.ships:  # min over (range, id): the first of the closest in id order
+        if s.side != ship.side and not (s.destroyed or s.disengaged):
+            key = (hex_gap(ship, s), s.id)
+            if best is None or key < best_key:
+                best, best_key = s, key
+    return best
 
 
 def _gap(theta: float) -> float:
@@ -71,7 +86,7 @@ def captain_action(state: BattleState, decision: Decision, rules: RuleSet | None
     kind = decision.kind
     if enemy is None:
         return HOLD if HOLD in decision.options else _keep(decision)
-    rng = distance(ship.hex, enemy.hex)
+    rng = hex_gap(ship, enemy)
     left = planned_charges(state, ship, rules)
     if kind is DecisionKind.ECM:
         return _choice(decision, int(rng <= AWARE_RANGE and left >= 4))
@@ -89,19 +104,17 @@ def captain_action(state: BattleState, decision: Decision, rules: RuleSet | None
         targets = [state.ships[a.value] for a in decision.options if a.kind is ActionKind.FIRE]
         if not targets:
             return HOLD
-        best = min(targets, key=lambda s: (distance(ship.hex, s.hex), s.id))
-        if distance(ship.hex, best.hex) <= FIRE_RANGE or state.impulse == rules.impulses_per_turn:
+        best = min(targets, key=lambda s: (hex_gap(ship, s), s.id))
+        if hex_gap(ship, best) <= FIRE_RANGE or state.impulse == rules.impulses_per_turn:
             return Action(ActionKind.FIRE, best.id)
         return HOLD
     if kind is DecisionKind.LAUNCH:
         launches = [a for a in decision.options if a.kind is not ActionKind.HOLD]
         if not launches:
             return HOLD
-        target = min(
-            (state.ships[a.value] for a in launches), key=lambda s: distance(ship.hex, s.hex)
-        )
+        target = min((state.ships[a.value] for a in launches), key=lambda s: hex_gap(ship, s))
         rail = Action(ActionKind.RAIL_LAUNCH, target.id)
-        if distance(ship.hex, target.hex) > AWARE_RANGE and left >= 2 and rail in decision.options:
+        if hex_gap(ship, target) > AWARE_RANGE and left >= 2 and rail in decision.options:
             return rail
         return Action(ActionKind.LAUNCH, target.id)
     return _keep(decision)  # ECCM, invisibility, reinforce, link: never
@@ -117,10 +130,14 @@ def _keep(decision: Decision) -> Action:
 def _rotate(state: BattleState, ship: ShipState, enemy: ShipState, decision: Decision) -> Action:
     rules = load_rules()
     best, best_score = _keep(decision), -1.0
+    dq, dr = enemy.q - ship.q, enemy.r - ship.r
     for action in decision.options:
         facing = (ship.facing + action.value) % 6
-        theta = relative_bearing(ship.hex, facing, enemy.hex)
-        row = armor_row_struck(rules, ship.hex, facing, enemy.hex, ship.armor)
+        theta = relative_bearing_qr(dq, dr, facing)
+        if dq or dr:  # armor_row_struck from the same bearing
+            row = armor_row_at(rules, theta)
+        else:
+            row = armor_row_struck(rules, ship.hex, facing, enemy.hex, ship.armor)
         score = (100.0 if _gap(theta) <= 60.0 else -_gap(theta)) + ship.armor[row - 1]
         score += 0.5 if action.value == 0 else 0.0
         if score > best_score:
@@ -131,7 +148,7 @@ def _rotate(state: BattleState, ship: ShipState, enemy: ShipState, decision: Dec
 def _thrust(state: BattleState, ship: ShipState, enemy: ShipState, decision: Decision) -> Action:
     if len(decision.options) == 1:
         return decision.options[0]
-    rng = distance(ship.hex, enemy.hex)
+    rng = hex_gap(ship, enemy)
     vx, vy = _velocity_xy(ship)
     ex, ey = pixel(enemy.hex - ship.hex)
     norm = math.hypot(ex, ey) or 1.0

@@ -131,19 +131,25 @@ _NO_DICE = _NoDice()
 
 
 def decision_for(state: BattleState, side: int, rules: RuleSet | None = None) -> Decision | None:
-    """The decision ``side`` faces now, or None when it has nothing to plot."""
+    """The decision ``side`` faces now, or None when it has nothing to plot.
+
+    The options of the queue head where the engine stopped are cached on the plot (see
+    :data:`_HEAD`); code that edits a state by hand mid-plot should take a ``clone()`` first.
+    """
     if state.phase is Phase.OVER or not state.plots[side].queue:
         return None
     rules = rules or load_rules()
-    slot = state.plots[side].queue[0]
-    return Decision(
-        side,
-        slot.ship,
-        slot.kind,
-        slot.index,
-        options_for(state, rules, slot),
-        describe(state, slot),
-    )
+    plot = state.plots[side]
+    slot = plot.queue[0]
+    head = plot.__dict__.get(_HEAD) or (None, ())
+    options = head[1] if head[0] is slot else options_for(state, rules, slot)
+    return Decision(side, slot.ship, slot.kind, slot.index, options, describe(state, slot))
+
+
+_HEAD = "_head_options"
+"""Plot attribute (not a field: never serialised) caching ``(slot, options)`` of the queue head
+that :func:`_advance` stopped at; valid while that slot object is still the head, since
+plotting by the other side never changes a side's options (PW-R2: plots are secret)."""
 
 
 def decider(state: BattleState) -> Decision | None:
@@ -159,6 +165,11 @@ def legal_actions(state: BattleState, side: int | None = None) -> list[Action]:
     """Legal options of ``side``'s current decision (default: the decider's)."""
     decision = decider(state) if side is None else decision_for(state, side)
     return list(decision.options) if decision else []
+
+
+def has_decision(state: BattleState, side: int) -> bool:
+    """Whether ``side`` has a decision to plot now (cheap: options are not computed)."""
+    return state.phase is not Phase.OVER and bool(state.plots[side].queue)
 
 
 def is_over(state: BattleState) -> bool:
@@ -177,13 +188,17 @@ def play(
     dice: Dice,
     side: int | None = None,
     rules: RuleSet | None = None,
+    decision: Decision | None = None,
 ) -> list[Event]:
     """Plot ``action`` for ``side`` and run the rules on to the next decision (PW-R2).
 
+    ``decision`` may pass the current decision of ``side`` as :func:`decision_for` gave it,
+    with the state unchanged since, to save recomputing its options.
     Raises IllegalActionError (state untouched) when ``action`` is not a legal option.
     """
     rules = rules or load_rules()
-    decision = decider(state) if side is None else decision_for(state, side, rules)
+    if decision is None or side is None or decision.side != side:
+        decision = decider(state) if side is None else decision_for(state, side, rules)
     if decision is None:
         who = "nobody" if side is None else f"side {side}"
         raise IllegalActionError(f"{action}: {who} has no decision to make now")
@@ -206,19 +221,30 @@ def play(
 def _record(state: BattleState, side: int, action: Action, rules: RuleSet) -> None:
     plot = state.plots[side]
     slot = plot.queue.pop(0)
-    plot.orders.append(Order(slot, action.kind.value, action.value))
-    weapons = state.design_of(slot.ship).weapons
-    charge = order_cost(rules, weapons, slot.kind, slot.index, action.kind.value, action.value)
+    kind_value = _KIND_VALUES[action.kind._name_]
+    plot.orders.append(Order(slot, kind_value, action.value))
+    if slot.kind in _FREE_KINDS:  # order_cost is 0 for these
+        return
+    weapons = state.design_of(slot.ship).weapons if slot.kind is DecisionKind.FIRE else ()
+    charge = order_cost(rules, weapons, slot.kind, slot.index, kind_value, action.value)
     if charge:
         plot.committed[slot.ship] = plot.committed.get(slot.ship, 0) + charge
+
+
+_KIND_VALUES = {kind._name_: kind.value for kind in ActionKind}
+"""``ActionKind.X.value`` by member name (``.value`` is a Python-level descriptor)."""
+_HOLD_VALUE = ActionKind.HOLD.value
+_FREE_KINDS = (DecisionKind.SCREEN_ROW, DecisionKind.LINK, DecisionKind.ROTATE, DecisionKind.THRUST)
 
 
 def _advance(state: BattleState, rules: RuleSet, side: int) -> None:
     """Take every forced decision (a single legal option) automatically."""
     plot = state.plots[side]
     while plot.queue:
-        options = options_for(state, rules, plot.queue[0])
+        slot = plot.queue[0]
+        options = options_for(state, rules, slot)
         if len(options) != 1:
+            plot.__dict__[_HEAD] = (slot, options)
             return
         _record(state, side, options[0], rules)
 
@@ -247,11 +273,12 @@ def _resolve_phase(state: BattleState, rules: RuleSet, dice: Dice) -> list[Event
     return events + _end_impulse(state, rules, dice)
 
 
-_KIND_RANK = {kind: i for i, kind in enumerate(DecisionKind)}
+_KIND_RANK = {kind._name_: i for i, kind in enumerate(DecisionKind)}
+"""Sequence rank by member name (``Enum.__hash__`` is a Python-level call; ``str``'s is not)."""
 
 
 def _rank(order: Order) -> tuple[int, int]:
-    return _KIND_RANK[order.slot.kind], order.slot.index
+    return _KIND_RANK[order.slot.kind._name_], order.slot.index
 
 
 def _apply_power(state: BattleState, rules: RuleSet, orders: list[Order]) -> list[Event]:
@@ -320,8 +347,7 @@ def _apply_orders(
     shooting = [
         o
         for o in orders
-        if o.slot.kind in (DecisionKind.FIRE, DecisionKind.LAUNCH)
-        and o.action_kind != ActionKind.HOLD.value
+        if o.slot.kind in (DecisionKind.FIRE, DecisionKind.LAUNCH) and o.action_kind != _HOLD_VALUE
     ]
     paid = [pay(state, rules, order) for order in shooting]
     for order, charges in zip(shooting, paid, strict=True):
@@ -389,6 +415,7 @@ def _finish(state: BattleState, result: Outcome) -> list[Event]:
 __all__ = [
     "decider",
     "decision_for",
+    "has_decision",
     "is_over",
     "legal_actions",
     "new_battle",

@@ -8,7 +8,7 @@ The capacitor record of the current turn is ``ShipState.power``: line 1
 from __future__ import annotations
 
 from wargym.rules.errors import IllegalActionError
-from wargym.rules.pentagon_war.records import Category, RuleSet, ScreenType, ShipDesign
+from wargym.rules.pentagon_war.records import Category, RuleSet, ScreenType, ShipDesign, SystemSpec
 from wargym.rules.pentagon_war.state import ShipState
 from wargym.rules.pentagon_war.weapons import radar_range, radar_rating
 
@@ -31,9 +31,27 @@ RECORD_LINES = (
 """Lines 1..12 of the capacitor record (§2.9.1)."""
 
 
+_NAMES: dict[str, tuple[tuple[SystemSpec, ...], dict[str, tuple[str, ...]]]] = {}
+"""Per design key: its systems tuple and the system names per category name (a lookup cache)."""
+
+
+def category_names(design: ShipDesign, category: Category) -> tuple[str, ...]:
+    """Names of the design's systems of ``category``, in SSD order (cached per design)."""
+    cached = _NAMES.get(design.key)
+    if cached is None or cached[0] is not design.systems:
+        table: dict[str, list[str]] = {}
+        for spec in design.systems:
+            table.setdefault(spec.category._name_, []).append(spec.name)
+        cached = (design.systems, {k: tuple(v) for k, v in table.items()})
+        _NAMES[design.key] = cached
+    # keyed by the member name: Enum.__hash__ is a Python-level call, str hashing is not
+    return cached[1].get(category._name_, ())
+
+
 def intact_in(ship: ShipState, design: ShipDesign, category: Category) -> int:
     """Intact boxes of every system of ``category``."""
-    return sum(ship.intact[s.name] for s in design.systems if s.category is category)
+    intact = ship.intact
+    return sum([intact[name] for name in category_names(design, category)])
 
 
 def capacity(ship: ShipState, design: ShipDesign) -> int:
@@ -92,11 +110,19 @@ def lose_power(ship: ShipState, rules: RuleSet) -> int:
 
 def in_control(ship: ShipState, design: ShipDesign) -> bool:
     """In control while any Main Ctrl or Aux Ctrl box is intact (PW-R12)."""
-    return (
-        intact_in(ship, design, Category.MAIN_CONTROL)
-        + intact_in(ship, design, Category.AUXILIARY_CONTROL)
-        > 0
-    )
+    names = _CONTROL.get(design.key)
+    if names is None or names[0] is not design.systems:
+        found = category_names(design, Category.MAIN_CONTROL)
+        names = _CONTROL[design.key] = (
+            design.systems,
+            found + category_names(design, Category.AUXILIARY_CONTROL),
+        )
+    intact = ship.intact
+    return sum([intact[name] for name in names[1]]) > 0
+
+
+_CONTROL: dict[str, tuple[tuple[SystemSpec, ...], tuple[str, ...]]] = {}
+"""Per design key: its systems tuple and the names of its Main and Aux Ctrl systems."""
 
 
 def ship_radar_rating(ship: ShipState, design: ShipDesign) -> int:

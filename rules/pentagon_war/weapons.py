@@ -10,11 +10,12 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from wargym.rules.dice import Dice
 from wargym.rules.errors import IllegalActionError
-from wargym.rules.hexgrid import Hex, bearing_deg
+from wargym.rules.hexgrid import SQRT3, Hex, bearing_deg
 from wargym.rules.pentagon_war.records import Arc, RuleSet, WeaponMode
 
 EPS = 1e-7
@@ -32,6 +33,23 @@ def range_penalty(rules: RuleSet, rng: int) -> int:
 def relative_bearing(origin: Hex, facing: int, target: Hex) -> float:
     """Bearing of ``target`` from ``origin`` clockwise from the facing, in [0, 360) (PW-R7)."""
     angle = (bearing_deg(origin, target) - 60.0 * facing) % 360.0
+    return 0.0 if angle >= 360.0 - 1e-9 else round(angle, 9)
+
+
+def relative_bearing_qr(dq: int, dr: int, facing: int) -> float:
+    """:func:`relative_bearing` of the offset ``(dq, dr)`` = target - origin (PW-R7).
+
+    The same arithmetic as ``hexgrid.bearing_deg`` and :func:`relative_bearing`, step by step,
+    without building hexes (a hot path of legality and observations).
+    """
+    x, y = 1.5 * dq, -SQRT3 * (dr + dq / 2.0)
+    if x == 0.0 and y == 0.0:
+        bearing = 0.0
+    else:
+        bearing = round(math.degrees(math.atan2(x, y)) % 360.0, 9)
+        if bearing >= 360.0:
+            bearing = 0.0
+    angle = (bearing - 60.0 * facing) % 360.0
     return 0.0 if angle >= 360.0 - 1e-9 else round(angle, 9)
 
 
@@ -62,11 +80,24 @@ def armor_row_struck(
     if target == firer:
         fewest = min(armor)
         return armor.index(fewest) + 1
-    theta = relative_bearing(target, target_facing, firer)
-    gaps = [_angular_gap(theta, centre) for centre in rules.armor_centres]
-    best = min(gaps)
-    tied = [i for i, gap in enumerate(gaps) if gap <= best + EPS]
-    tied.sort(key=lambda i: (_angular_gap(rules.armor_centres[i], 0), i))
+    theta = relative_bearing_qr(firer.q - target.q, firer.r - target.r, target_facing)
+    return armor_row_at(rules, theta)
+
+
+def armor_row_at(rules: RuleSet, theta: float) -> int:
+    """Row (1..6) struck from relative bearing ``theta``, range > 0 (PW-R9).
+
+    The row whose centre is nearest ``theta``; ties go to the row nearer the bow.
+    """
+    centres = rules.armor_centres
+    gaps = []
+    for centre in centres:  # _angular_gap(theta, centre), inlined
+        gap = abs(theta - centre) % 360.0
+        gaps.append(min(gap, 360.0 - gap))
+    best = min(gaps) + EPS
+    tied = [i for i, gap in enumerate(gaps) if gap <= best]
+    if len(tied) > 1:
+        tied.sort(key=lambda i: (_angular_gap(centres[i], 0), i))
     return tied[0] + 1
 
 

@@ -63,12 +63,17 @@ def in_spinal_arc(firer: ShipState, target: ShipState) -> bool:
 def arc_of(firer: ShipState, target: ShipState) -> int:
     """Hexside arc (0 = ahead, clockwise) nearest the target; ties nearer the heading (TR-R20)."""
     rel = relative_bearing(firer, target)
-
-    def key(i: int) -> tuple[float, int]:
+    best, best_key = 0, (0.0, 0)
+    for i in range(6):  # min(range(6), key=(gap rounded to 1e-6, hexsides off the heading))
         d = abs(rel - 60.0 * i) % 360.0
-        return (round(min(d, 360.0 - d), 6), min(i, 6 - i))
+        key = (round(min(d, 360.0 - d), 6), _OFF_HEADING[i])
+        if i == 0 or key < best_key:
+            best, best_key = i, key
+    return best
 
-    return min(range(6), key=key)
+
+_OFF_HEADING = (0, 1, 2, 3, 2, 1)
+"""``min(i, 6 - i)``: hexsides between arc ``i`` and the heading."""
 
 
 def has_sensor_data(state: BattleState, ship: ShipState, options: Options) -> bool:

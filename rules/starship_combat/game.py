@@ -243,7 +243,9 @@ def legal_actions(state: BattleState, side: int) -> list[Action]:
 
 
 def _record(state: BattleState, d: Decision, action: Action) -> None:
-    state.touch()
+    # Only this side's cached decision goes stale: a side's options read its own orders and
+    # public state, never the other side's orders (TR-R3: orders are secret until resolution).
+    state._memo.pop(d.side, None)
     o = state.orders.setdefault(d.ship, ShipOrders())
     match action:
         case SetHeading(direction=h):

@@ -12,6 +12,8 @@ The engine state keeps plain ``(q, r)`` tuples (JSON friendly); this module conv
 
 from __future__ import annotations
 
+import math
+
 from wargym.rules import hexgrid
 
 Hex = tuple[int, int]
@@ -39,7 +41,8 @@ def length(v: Hex) -> int:
 
 def distance(a: Hex, b: Hex) -> int:
     """Hex distance: range 0 in the same hex, 1 when adjacent (TR-R2)."""
-    return hexgrid.distance(hexgrid.Hex(*a), hexgrid.Hex(*b))
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 def neighbours(h: Hex) -> tuple[Hex, ...]:
@@ -53,8 +56,16 @@ def centre(h: Hex) -> tuple[float, float]:
 
 
 def bearing_deg(a: Hex, b: Hex) -> float:
-    """Map bearing from ``a`` to ``b``, clockwise from north (A = 0 degrees), in [0, 360)."""
-    return hexgrid.bearing_deg(hexgrid.Hex(*a), hexgrid.Hex(*b))
+    """Map bearing from ``a`` to ``b``, clockwise from north (A = 0 degrees), in [0, 360).
+
+    ``hexgrid.bearing_deg`` step by step on tuples (a hot path of fire legality).
+    """
+    dq, dr = b[0] - a[0], b[1] - a[1]
+    x, y = 1.5 * dq, -hexgrid.SQRT3 * (dr + dq / 2.0)
+    if x == 0.0 and y == 0.0:
+        return 0.0
+    angle = round(math.degrees(math.atan2(x, y)) % 360.0, 9)
+    return 0.0 if angle >= 360.0 else angle
 
 
 def line(a: Hex, b: Hex) -> tuple[Hex, ...]:

@@ -7,7 +7,7 @@ and its design's damage record (§2.4, TR-R4, TR-R11, TR-R15, TR-R16, TR-R17).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any
 
@@ -135,11 +135,13 @@ class BattleState:
 
     def clone(self) -> BattleState:
         """A deep, independent copy (for search and what-if); caches are not shared."""
-        memo, self._memo = self._memo, {}
-        try:
-            return copy.deepcopy(self)
-        finally:
-            self._memo = memo
+        twin = copy.copy(self)
+        twin._memo = {}
+        twin.ships = [_clone_ship(s) for s in self.ships]
+        twin.orders = {k: _clone_orders(o) for k, o in self.orders.items()}
+        twin.detected = {k: list(v) for k, v in self.detected.items()}
+        twin.nuke_hexes = list(self.nuke_hexes)
+        return twin
 
     def to_dict(self) -> dict[str, Any]:
         """Stable JSON data, versioned: ``{"version": 1, ...}``."""
@@ -163,6 +165,50 @@ class BattleState:
     def side_ships(self, side: int) -> list[ShipState]:
         """Ships of ``side`` in id order."""
         return [s for s in self.ships if s.side == side]
+
+
+_SHIP_FIELDS = tuple(f.name for f in fields(ShipState))
+_SHIP_DICTS = ("weapons", "screens")
+"""The mutable fields of a ship (dicts of int counters); every other field is immutable."""
+_STATE_FIELDS = frozenset(f.name for f in fields(BattleState))
+assert {
+    "scenario", "options", "ships", "round", "phase", "orders", "detected", "nuke_hexes",
+    "over", "winner", "end_reason", "nuclear_missiles",
+} == _STATE_FIELDS, "BattleState.clone copies these fields by hand: update it"  # fmt: skip
+
+
+def _clone_ship(ship: ShipState) -> ShipState:
+    """An independent copy of ``ship`` (what ``copy.deepcopy`` gives, without its overhead)."""
+    twin = object.__new__(ShipState)
+    for name in _SHIP_FIELDS:
+        value = getattr(ship, name)
+        if name in _SHIP_DICTS:
+            value = dict(value)
+        elif type(value) not in _IMMUTABLE and not _int_tuple(value):
+            value = copy.deepcopy(value)
+        object.__setattr__(twin, name, value)
+    return twin
+
+
+_IMMUTABLE = frozenset({int, str, bool, float, type(None)})
+
+
+def _int_tuple(value: object) -> bool:
+    return type(value) is tuple and all(type(x) is int for x in value)
+
+
+def _clone_orders(orders: ShipOrders) -> ShipOrders:
+    """An independent copy of one ship's orders."""
+    return ShipOrders(
+        orders.heading,
+        orders.accel_dir,
+        orders.accel_mag,
+        orders.flicker,
+        [FireOrder(f.weapon, f.target, f.batteries) for f in orders.fire],
+        list(orders.weapons_done),
+        orders.board_done,
+        orders.board_target,
+    )
 
 
 @cache
@@ -192,10 +238,15 @@ def destroyed_at(inop: int, destroyed: int, options: Options) -> int:
     return inop + destroyed if options.sequential_thresholds else destroyed
 
 
+_DRIVE_TRACKS = frozenset({"maneuver", "jump", "power"})
+
+
 def drive_destroyed(ship: ShipState, track: str, options: Options) -> int:
     """Destroyed value of a drive track (TR-R12; D-5 option uses the rounded rows)."""
     rec = record_of(ship.design)
-    t = {"maneuver": rec.maneuver, "jump": rec.jump, "power": rec.power}[track]
+    if track not in _DRIVE_TRACKS:
+        raise KeyError(track)
+    t = getattr(rec, track)
     if t is None:
         return 0
     value = t.alt_destroyed if options.ecp_rounded_rows else t.destroyed
