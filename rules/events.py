@@ -15,6 +15,7 @@ DieRolled(faces=(3,))
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -22,15 +23,37 @@ from typing import Any
 from wargym.rules.errors import StateError
 from wargym.rules.serial import from_jsonable, to_jsonable
 
+_PLAIN = frozenset({int, bool, str, float, type(None)})
+"""Exact types :func:`to_jsonable` returns unchanged (subclasses such as enums excluded)."""
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""Field names per event class, in field order (filled on first use)."""
+
 
 @dataclass(frozen=True)
 class Event:
     """Base class of every event: an immutable record of one resolved rule."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The event as a JSON-compatible mapping tagged with its type name."""
-        data = to_jsonable(self)
-        return {"type": type(self).__name__, **data}
+        """The event as a JSON-compatible mapping tagged with its type name.
+
+        ``{"type": <class name>, **to_jsonable(self)}``, built without a second dict: plain
+        values and tuples of plain values are taken as they are (as ``to_jsonable`` does).
+        """
+        cls = type(self)
+        names = _FIELD_NAMES.get(cls)
+        if names is None:
+            names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(self))
+        data: dict[str, Any] = {"type": cls.__name__}
+        for name in names:
+            value = getattr(self, name)
+            kind = type(value)
+            if kind in _PLAIN:
+                data[name] = value
+            elif kind is tuple and all(type(item) in _PLAIN for item in value):
+                data[name] = list(value)
+            else:
+                data[name] = to_jsonable(value)
+        return data
 
 
 class EventRegistry:

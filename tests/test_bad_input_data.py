@@ -165,16 +165,7 @@ SKIP = {
     # optional keys: leaving them out is not an error
     ("rules/no_quarter/faction_restrictions.yaml", "missing_key"),
 }
-PW = "rules/pentagon_war/data.py:load_rules_from"
-SC = "rules/starship_combat/data.py:load_rules"
-XFAIL = {
-    ("rules/pentagon_war/damage_chart.yaml", "unknown_key"): f"{PW}: unknown key accepted",
-    ("rules/pentagon_war/movement.yaml", "unknown_key"): f"{PW}: unknown key accepted",
-    ("rules/pentagon_war/arcs.yaml", "unknown_key"): f"{PW}: unknown key accepted",
-    ("rules/pentagon_war/systems.yaml", "unknown_key"): f"{PW}: int(key) ValueError",
-    ("rules/pentagon_war/systems.yaml", "missing_key"): f"{PW}: alert_status_turn_1 row missing",
-    ("rules/starship_combat/damage_tables.yaml", "unknown_key"): f"{SC}: int(key) ValueError",
-}
+XFAIL: dict[tuple[str, str], str] = {}  # (file, kind) -> "file:function: what to fix"
 
 
 def _loader_rows() -> list[Any]:

@@ -240,11 +240,6 @@ STATE_ROWS.append(
         "garbage",
         ["phase"],
         id="starship_combat.from_dict:phase=garbage",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="needs fix in rules/starship_combat/state.py:BattleState.from_dict: "
-            "phase is not checked against the Phase enum",
-        ),
     )
 )
 

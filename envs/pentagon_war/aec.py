@@ -22,7 +22,6 @@ see. ``state()`` returns both sides' observations concatenated (for centralised 
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
@@ -32,6 +31,10 @@ from pettingzoo import AECEnv, ParallelEnv
 from wargym.envs.base import (
     SIDE_AGENTS,
     SidesAsAgents,
+    action_index,
+    check_number,
+    check_render_mode,
+    mask_allows,
     masked_observation_space,
     render_frame,
     seeded_streams,
@@ -41,13 +44,13 @@ from wargym.envs.base import (
 from wargym.rules.dice import RandomDice
 from wargym.rules.events import Event
 from wargym.rules.pentagon_war.actions import Decision
-from wargym.rules.pentagon_war.data import load_rules
 from wargym.rules.pentagon_war.game import decision_for, new_battle, play
 from wargym.rules.pentagon_war.records import Options
 from wargym.rules.pentagon_war.state import BattleState, Termination
 
+from .checks import PZ_RENDER_MODES, check_parallel_actions
 from .encoding import OBS_BOUND, ActionCodec, encode_observation, obs_size, visible_events
-from .gym_env import IllegalPolicy, damage_score, terminal_reward
+from .gym_env import IllegalPolicy, damage_score, rules_options, terminal_reward
 from .render import render_ansi, render_rgb
 
 AGENTS = SIDE_AGENTS
@@ -72,18 +75,15 @@ class _Core(SidesAsAgents):
         illegal_action: IllegalPolicy,
         illegal_penalty: float,
         reward_shaping: float,
-        options: Options | None,
+        options: Options | dict[str, Any] | None,
     ) -> None:
-        rules = load_rules()
-        if scenario not in rules.scenarios:
-            raise ValueError(f"unknown scenario {scenario!r}; one of {sorted(rules.scenarios)}")
+        # "human" draws nothing (render() returns None); PettingZoo's render_test builds with it
+        check_render_mode(render_mode, PZ_RENDER_MODES)
         self.render_mode = render_mode
+        self.rules_options, self.max_ships = rules_options(scenario, max_turns, options)
         self.scenario = scenario
-        base = options or Options(**dict(rules.scenarios[scenario].options))  # type: ignore[arg-type]
-        self.rules_options = dataclasses.replace(base, max_turns=max_turns)
         self._set_illegal_policy(illegal_action, illegal_penalty)
-        self.reward_shaping = reward_shaping
-        self.max_ships = sum(len(side) for side in rules.scenarios[scenario].sides)
+        self.reward_shaping = check_number("reward_shaping", reward_shaping)
         self.codec = ActionCodec(self.max_ships)
         self._set_spaces(
             AGENTS,
@@ -118,7 +118,11 @@ class _Core(SidesAsAgents):
         decision = self._decision(side)
         self._forget()
         return play(
-            self.battle, self.codec.decode(int(action)), self._dice, side=side, decision=decision
+            self.battle,
+            self.codec.decode(action_index(action)),
+            self._dice,
+            side=side,
+            decision=decision,
         )
 
     @property
@@ -154,10 +158,12 @@ class _Core(SidesAsAgents):
         )
 
     def _legal(self, side: int, action: Any) -> bool:
-        if action is None or self._decision(side) is None:
-            return False
-        index = int(action)
-        return 0 <= index < self.codec.n and bool(self._mask_of(side)[index])
+        """Whether ``action`` is legal for ``side`` now (``None``, out of range: not legal).
+
+        Raises:
+            InvalidActionError: ``action`` is no integer index (``bool``, ``float``, ...).
+        """
+        return mask_allows(self._mask_of(side), action) and self._decision(side) is not None
 
     def render(self) -> str | np.ndarray | None:
         """ANSI text map or RGB image of the battle."""
@@ -179,7 +185,7 @@ class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: i
         illegal_action: IllegalPolicy = "noop",
         illegal_penalty: float = -0.01,
         reward_shaping: float = 0.0,
-        options: Options | None = None,
+        options: Options | dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
         self._setup(
@@ -208,7 +214,14 @@ class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: i
         return obs
 
     def step(self, action: int | None) -> None:
-        """Plot one decision of the selected side."""
+        """Plot one decision of the selected side.
+
+        Raises:
+            InvalidActionError: ``action`` is no integer index (whatever the policy; nothing
+                changes).
+        """
+        if action is not None:
+            action_index(action)
         agent = self._begin_step(action)
         if agent is None:
             return
@@ -255,7 +268,7 @@ class PentagonWarParallel(_Core, ParallelEnv[str, dict[str, np.ndarray], int]): 
         illegal_action: IllegalPolicy = "noop",
         illegal_penalty: float = -0.01,
         reward_shaping: float = 0.0,
-        options: Options | None = None,
+        options: Options | dict[str, Any] | None = None,
     ) -> None:
         self._setup(
             render_mode,
@@ -288,30 +301,42 @@ class PentagonWarParallel(_Core, ParallelEnv[str, dict[str, np.ndarray], int]): 
         dict[str, bool],
         dict[str, dict[str, Any]],
     ]:
-        """Apply the action of every side that has a decision, in side order."""
-        rewards = dict.fromkeys(self.agents, 0.0)
-        illegal = dict.fromkeys(self.agents, False)
-        events: list[Event] = []
-        terminate = False
+        """Apply the action of every side that has a decision, in side order.
+
+        Every action is checked before any is applied (PW-R2: plotting by one side never
+        changes the other's options): with ``illegal_action="raise"`` an illegal action of
+        either side leaves the battle untouched, and under ``"terminate"`` nothing is played.
+
+        Raises:
+            InvalidActionError: ``actions`` is no dict, names an unknown agent, or holds a
+                value that is no integer index for a deciding side (whatever the policy;
+                nothing changes). A side without a decision has its action ignored.
+        """
         deciding = [
             side
             for side, agent in enumerate(AGENTS)
             if agent in self.agents and self._decision(side) is not None
         ]
+        checked = check_parallel_actions(actions, AGENTS, [AGENTS[side] for side in deciding])
+        rewards = dict.fromkeys(self.agents, 0.0)
+        illegal = dict.fromkeys(self.agents, False)
+        events: list[Event] = []
+        terminate = False
+        legal: list[int] = []
         for side in deciding:  # decided up front: a side's new decision waits for a new step
             agent = AGENTS[side]
-            action = actions.get(agent)
-            if not self._legal(side, action):
-                reward, terminate = self._resolve_illegal(
-                    f"{agent}: action {action} is not legal now"
-                )
-                illegal[agent] = True
-                if terminate:
-                    rewards = {a: (reward if a == agent else -reward) for a in self.agents}
-                    break
-                rewards[agent] += reward
+            action = checked[agent]
+            if self._legal(side, action):
+                legal.append(side)
                 continue
-            events += self._play(side, action)
+            reward, terminate = self._resolve_illegal(f"{agent}: action {action} is not legal now")
+            illegal[agent] = True
+            if terminate:
+                rewards = {a: (reward if a == agent else -reward) for a in self.agents}
+                break
+            rewards[agent] += reward
+        for side in [] if terminate else legal:
+            events += self._play(side, checked[AGENTS[side]])
             if self.battle.outcome is not None:
                 break
         for i, agent in enumerate(AGENTS):

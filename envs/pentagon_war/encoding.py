@@ -11,7 +11,6 @@ zeroed. The other side's plot never enters it.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +31,6 @@ from wargym.rules.pentagon_war.data import load_rules
 from wargym.rules.pentagon_war.records import Category, RuleSet, ShipDesign
 from wargym.rules.pentagon_war.state import BattleState, DecisionKind, Phase, ShipState
 from wargym.rules.pentagon_war.weapons import relative_bearing_qr
-from wargym.rules.serial import to_jsonable
 
 CHOICES = 7
 """CHOOSE 0..6: power levels, screen row 1..6, thrust 0/1 (or direction 1..6), link 0/1."""
@@ -361,32 +359,9 @@ def encode_observation(
     return np.clip(out, -OBS_BOUND, OBS_BOUND, out=out)
 
 
-_PLAIN = frozenset({int, bool, str, float, type(None)})
-_FIELDS: dict[type, tuple[str, ...] | None] = {}
-
-
-def event_dict(event: Any) -> dict[str, Any]:
-    """``event.to_dict()``, the same mapping built faster (field names cached per class)."""
-    cls = type(event)
-    names = _FIELDS.get(cls, ())
-    if names == ():
-        plain = cls.to_dict is Event.to_dict and dataclasses.is_dataclass(event)
-        names = tuple(f.name for f in dataclasses.fields(event)) if plain else None
-        _FIELDS[cls] = names
-    if names is None:
-        result: dict[str, Any] = event.to_dict()
-        return result
-    data: dict[str, Any] = {"type": cls.__name__}
-    for name in names:
-        value = getattr(event, name)
-        kind = type(value)
-        if kind in _PLAIN:
-            data[name] = value
-        elif kind is tuple and all(type(item) in _PLAIN for item in value):
-            data[name] = list(value)
-        else:
-            data[name] = to_jsonable(value)
-    return data
+def event_dict(event: Event) -> dict[str, Any]:
+    """``event.to_dict()`` (kept for callers; ``Event.to_dict`` is the fast form itself)."""
+    return event.to_dict()
 
 
 def visible_events(

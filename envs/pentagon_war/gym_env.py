@@ -18,6 +18,12 @@ legal options. Plots are secret: the opponent plots after the agent, from public
 * Episode end: terminated when a side is defeated (PW-R21), truncated after ``max_turns``.
 * ``info["events"]``: the events the agent may see, as dicts, with their dice faces.
 * Scenarios by keyword: ``scenario="duel" | "fleet" | "squadron" | "carrier" | "melee"``.
+* Keyword arguments are checked (:class:`~wargym.envs.base.EnvArgumentError` naming the
+  argument): ``scenario``, ``opponent``, ``render_mode`` among their choices, ``max_turns`` an
+  integer >= 1, ``reward_shaping`` a finite number, ``options`` an :class:`Options` or a dict
+  of some of its fields (over the scenario's options; an unknown field is named). An action
+  that is no integer index raises :class:`~wargym.envs.base.InvalidActionError` whatever the
+  policy; ``None`` and out-of-range integers are illegal actions.
 
 ## Version History
 
@@ -36,6 +42,12 @@ from gymnasium import spaces
 from wargym.envs.base import (
     IllegalPolicy,
     MaskedEnvMixin,
+    action_index,
+    check_choice,
+    check_int,
+    check_number,
+    check_render_mode,
+    mask_allows,
     masked_observation_space,
     render_frame,
     step_info,
@@ -50,10 +62,39 @@ from wargym.rules.pentagon_war.game import decision_for, has_decision, new_battl
 from wargym.rules.pentagon_war.records import Options
 from wargym.rules.pentagon_war.state import BattleState, Termination
 
+from .checks import check_options
 from .encoding import OBS_BOUND, ActionCodec, encode_observation, obs_size, visible_events
 from .render import render_ansi, render_rgb
 
-__all__ = ["IllegalPolicy", "PentagonWarDuelEnv", "damage_score", "terminal_reward"]
+__all__ = [
+    "IllegalPolicy",
+    "PentagonWarDuelEnv",
+    "damage_score",
+    "rules_options",
+    "terminal_reward",
+]
+
+OPPONENTS = ("captain", "random")
+"""Opponents of the Gymnasium env: the scripted captain or uniformly random legal options."""
+
+
+def rules_options(scenario: str, max_turns: Any, options: Any) -> tuple[Options, int]:
+    """The checked rule options of a Pentagon War env and its ship count.
+
+    ``options`` is ``None`` (the scenario's options), an :class:`Options` or a dict of some of
+    its fields (over the scenario's options); ``max_turns`` (>= 1) replaces ``max_turns``.
+
+    Raises:
+        EnvArgumentError: an unknown ``scenario``, a ``max_turns`` that is no integer >= 1, or
+            bad ``options`` (an unknown field is named).
+    """
+    rules = load_rules()
+    check_choice("scenario", scenario, sorted(rules.scenarios))
+    turns = check_int("max_turns", max_turns, 1)
+    base = Options(**dict(rules.scenarios[scenario].options))  # type: ignore[arg-type]
+    chosen = check_options("options", options, Options, base, {"max_turns": 1, "map_radius": 1})
+    ships = sum(len(side) for side in rules.scenarios[scenario].sides)
+    return dataclasses.replace(chosen, max_turns=turns), ships
 
 
 def damage_score(state: BattleState, events: list[Event], side: int) -> float:
@@ -92,21 +133,15 @@ class PentagonWarDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int64]
         illegal_action: IllegalPolicy = "noop",
         illegal_penalty: float = -0.01,
         reward_shaping: float = 0.0,
-        options: Options | None = None,
+        options: Options | dict[str, Any] | None = None,
     ) -> None:
-        rules = load_rules()
-        if scenario not in rules.scenarios:
-            raise ValueError(f"unknown scenario {scenario!r}; one of {sorted(rules.scenarios)}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unsupported render_mode {render_mode!r}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
+        self.rules_options, self.max_ships = rules_options(scenario, max_turns, options)
         self.scenario = scenario
-        base = options or Options(**dict(rules.scenarios[scenario].options))  # type: ignore[arg-type]
-        self.rules_options = dataclasses.replace(base, max_turns=max_turns)
-        self.opponent = opponent
+        self.opponent = check_choice("opponent", opponent, OPPONENTS)
         self._set_illegal_policy(illegal_action, illegal_penalty)
-        self.reward_shaping = reward_shaping
-        self.max_ships = sum(len(side) for side in rules.scenarios[scenario].sides)
+        self.reward_shaping = check_number("reward_shaping", reward_shaping)
         self.codec = ActionCodec(self.max_ships)
         self.action_space = spaces.Discrete(self.codec.n)
         self.observation_space = masked_observation_space(
@@ -135,11 +170,11 @@ class PentagonWarDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int64]
     def step(self, action: np.int64) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Take one decision of side 0, then let the opponent plot until side 0 decides."""
         state = self.state
-        index = int(action)
         decision = self._decision
-        if decision is None or not (0 <= index < self.codec.n and self._mask_now[index]):
-            reward, ended = self._resolve_illegal(f"action {index} is not legal now")
+        if not mask_allows(self._mask_now, action) or decision is None:
+            reward, ended = self._resolve_illegal(f"action {action} is not legal now")
             return self._obs(), reward, ended, False, self._info([], illegal=True)
+        index = action_index(action)
         events = play(state, self.codec.decode(index), self._dice, side=0, decision=decision)
         events += self._opponent_plays()
         self._refresh()

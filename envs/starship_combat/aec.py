@@ -21,12 +21,15 @@ from pettingzoo import AECEnv
 from wargym.envs.base import (
     SIDE_AGENTS,
     SidesAsAgents,
+    action_index,
+    check_render_mode,
     mask_allows,
     masked_observation_space,
     render_frame,
     seeded_streams,
     step_info,
 )
+from wargym.envs.pentagon_war.checks import PZ_RENDER_MODES
 from wargym.envs.starship_combat.encoding import (
     MaskCache,
     default_codec,
@@ -61,6 +64,8 @@ class StarshipCombatAEC(SidesAsAgents, AECEnv[str, dict[str, np.ndarray], int | 
         illegal_penalty: float = -0.1,
     ) -> None:
         super().__init__()
+        # "human" draws nothing (render() returns None); PettingZoo's render_test builds with it
+        check_render_mode(render_mode, PZ_RENDER_MODES)
         self.render_mode = render_mode
         self.scenario = scenario
         self.rule_options = make_options(options)
@@ -104,7 +109,14 @@ class StarshipCombatAEC(SidesAsAgents, AECEnv[str, dict[str, np.ndarray], int | 
         self.agent_selection = AGENTS[side if side is not None else 0]
 
     def step(self, action: int | None) -> None:
-        """Answer the selected agent's current decision."""
+        """Answer the selected agent's current decision.
+
+        Raises:
+            InvalidActionError: ``action`` is no integer index (whatever the policy; nothing
+                changes).
+        """
+        if action is not None:
+            action_index(action)
         agent = self._begin_step(action)
         if agent is None:
             return
@@ -118,7 +130,7 @@ class StarshipCombatAEC(SidesAsAgents, AECEnv[str, dict[str, np.ndarray], int | 
                 self._end_all(truncated=False)
         else:
             assert action is not None
-            decoded = self.codec.decode(int(action), self._state, side)
+            decoded = self.codec.decode(action_index(action), self._state, side)
             assert decoded is not None
             events = game.play(self._state, side, decoded, self._dice)
             result = game.outcome(self._state)

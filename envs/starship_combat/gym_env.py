@@ -15,6 +15,10 @@ plots side 1 and the round resolves (TR-R3). ``scenario`` selects a fleet set-up
   :class:`wargym.envs.base.IllegalActionHandling`).
 * ``info["events"]``: the rules' events as dicts, dice included (enemy movement hidden by fog).
 * Render modes ``ansi`` and ``rgb_array``.
+* Bad input: ``options`` must be an :class:`Options` or a dict of its fields, and
+  ``render_mode`` a supported mode (:class:`~wargym.envs.base.EnvArgumentError`, naming the
+  argument or field); an action that is no integer index raises
+  :class:`~wargym.envs.base.InvalidActionError` whatever the policy.
 
 ## Version History
 
@@ -31,11 +35,14 @@ from gymnasium import spaces
 
 from wargym.envs.base import (
     MaskedEnvMixin,
+    action_index,
+    check_render_mode,
     mask_allows,
     masked_observation_space,
     render_frame,
     step_info,
 )
+from wargym.envs.pentagon_war.checks import check_options
 from wargym.envs.pentagon_war.encoding import event_dict
 from wargym.envs.starship_combat.encoding import (
     MaskCache,
@@ -56,10 +63,13 @@ OBS_BOUND = 2.0
 
 
 def make_options(options: Options | dict[str, Any] | None) -> Options:
-    """Options from an :class:`Options`, a dict of its fields, or None (the rulings)."""
-    if options is None:
-        return Options()
-    return options if isinstance(options, Options) else Options(**options)
+    """Options from an :class:`Options`, a dict of its fields, or None (the rulings).
+
+    Raises:
+        EnvArgumentError: ``options`` of another type, an unknown field (named) or a field of
+            a wrong type (``max_rounds``: an integer >= 0).
+    """
+    return check_options("options", options, Options, Options())
 
 
 def visible_events(state: BattleState, events: list[Event], viewer: int) -> list[dict[str, Any]]:
@@ -97,6 +107,7 @@ class StarshipCombatDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, np.ndarray],
         illegal_penalty: float = -0.1,
     ) -> None:
         self._set_illegal_policy(illegal_action, illegal_penalty)
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
         self.scenario = scenario
         self.rule_options = make_options(options)
@@ -148,8 +159,11 @@ class StarshipCombatDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, np.ndarray],
         return obs, info
 
     def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        """Answer the current decision of side 0 with ``action``."""
-        action = int(action)
+        """Answer the current decision of side 0 with ``action``.
+
+        Raises:
+            InvalidActionError: ``action`` is no integer index (whatever the policy).
+        """
         illegal = not mask_allows(self._mask_now(), action)
         events: list[Event] = []
         reward = 0.0
@@ -157,7 +171,7 @@ class StarshipCombatDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, np.ndarray],
         if illegal:
             reward, terminated = self._resolve_illegal(f"action {action} is not legal now")
         else:
-            decoded = self.codec.decode(action, self._state, AGENT_SIDE)
+            decoded = self.codec.decode(action_index(action), self._state, AGENT_SIDE)
             assert decoded is not None
             events = game.play(self._state, AGENT_SIDE, decoded, self._dice)
             events.extend(self._captain())

@@ -18,12 +18,14 @@ from pettingzoo import ParallelEnv
 from wargym.envs.base import (
     SIDE_AGENTS,
     SidesAsAgents,
+    check_render_mode,
     mask_allows,
     masked_observation_space,
     render_frame,
     seeded_streams,
     step_info,
 )
+from wargym.envs.pentagon_war.checks import PZ_RENDER_MODES, check_parallel_actions
 from wargym.envs.starship_combat.encoding import (
     MaskCache,
     default_codec,
@@ -54,6 +56,8 @@ class StarshipCombatParallel(SidesAsAgents, ParallelEnv[str, dict[str, np.ndarra
         illegal_action: str = "penalty",
         illegal_penalty: float = -0.1,
     ) -> None:
+        # "human" draws nothing (render() returns None); PettingZoo's render_test builds with it
+        check_render_mode(render_mode, PZ_RENDER_MODES)
         self.render_mode = render_mode
         self.scenario = scenario
         self.rule_options = make_options(options)
@@ -104,7 +108,19 @@ class StarshipCombatParallel(SidesAsAgents, ParallelEnv[str, dict[str, np.ndarra
         dict[str, dict[str, np.ndarray]], dict[str, float], dict[str, bool], dict[str, bool],
         dict[str, dict[str, Any]],
     ]:  # fmt: skip
-        """Every plotting side answers its current decision at once."""
+        """Every plotting side answers its current decision at once.
+
+        Every action is checked before any is applied: with ``illegal_action="raise"`` an
+        illegal action of either side leaves the battle untouched, and when ``"terminate"``
+        ends the episode nothing is played.
+
+        Raises:
+            InvalidActionError: ``actions`` is no dict, names an unknown agent, or holds a
+                value that is no integer index for a plotting side (whatever the policy;
+                nothing changes). A side without a decision has its action ignored.
+        """
+        plotting = [a for i, a in enumerate(AGENTS) if self._masks.get(self._state, i).any()]
+        checked = check_parallel_actions(actions, AGENTS, plotting)
         rewards = {a: 0.0 for a in AGENTS}
         illegal: set[str] = set()
         events: list[Any] = []
@@ -114,16 +130,16 @@ class StarshipCombatParallel(SidesAsAgents, ParallelEnv[str, dict[str, np.ndarra
             mask = self._masks.get(self._state, i)
             if not mask.any():
                 continue
-            action = actions.get(agent)
-            if not mask_allows(mask, action):
+            action = checked[agent]
+            if action is None or not mask_allows(mask, action):
                 rewards[agent], stop = self._resolve_illegal(
                     f"action {action} is not legal for {agent}"
                 )
                 ended = ended or stop
                 illegal.add(agent)
                 continue
-            decoded[i] = self.codec.decode(int(action), self._state, i)  # type: ignore[arg-type]
-        for i, order in decoded.items():
+            decoded[i] = self.codec.decode(action, self._state, i)
+        for i, order in [] if ended else decoded.items():
             assert order is not None
             events.extend(game.play(self._state, i, order, self._dice))
         terminated = dict.fromkeys(AGENTS, ended)

@@ -30,6 +30,20 @@ from wargym.rules.tables import Band, BandTable, Node, load_config, parse_yaml
 
 BASE = "rules/pentagon_war/"
 CATEGORY_NAMES = tuple(c.value for c in Category)
+ARC_BASES = frozenset({"F", "RF", "R", "RR", "AFT", "LR", "L", "LF"})
+"""The arc bases of PW-R7 (``arcs.yaml`` gives their centre bearings)."""
+ALERT_STATUSES = frozenset({"0", "1", "2"})
+"""The alert statuses of the turn-1 capacitor charge table (PW-R10), as ``keys_exactly`` keys."""
+MOVEMENT_KEYS = frozenset(
+    {
+        "impulses_per_turn",
+        "max_velocity_component",
+        "impulse_chart",
+        "thrust_components_by_facing",
+        "max_thrust_points_per_impulse",
+    }
+)
+"""Top-level keys of ``movement.yaml`` (PW-R4, PW-R5)."""
 
 
 def _roll_table(node: Node, name: str, value_key: str, domain: tuple[int, int] | None) -> BandTable:
@@ -218,6 +232,7 @@ def _systems(node: Node) -> SystemsRules:
             "power_lost_per_capacitor_box",
         }
     )
+    cap["alert_status_turn_1"].keys_exactly(ALERT_STATUSES)
     alert = {
         int(k): v.as_str(["none", "ceil_half", "full"])
         for k, v in cap["alert_status_turn_1"].items()
@@ -310,8 +325,11 @@ def load_rules_from(nodes: dict[str, Node]) -> RuleSet:
         str(k): parse_weapon_type(str(k), v, lines) for k, v in wpn["weapon_types"].items()
     }
     chart_doc.keys_exactly({"damage_allocation_chart", "weapon_categories", "armor_rows"})
+    chart_doc["damage_allocation_chart"].keys_exactly({"rows", "max_accepted_rolls"})
+    chart_doc["armor_rows"].keys_exactly({"count", "centre_bearing_deg"})
     chart: dict[tuple[int, int], Category] = {}
     rows = chart_doc["damage_allocation_chart"]["rows"]
+    rows.keys_exactly({str(dark) for dark in range(1, 7)})
     for dark in range(1, 7):
         names = rows[dark].as_strs(CATEGORY_NAMES)
         if len(names) != 6:
@@ -319,6 +337,8 @@ def load_rules_from(nodes: dict[str, Node]) -> RuleSet:
         for light, name in enumerate(names, start=1):
             chart[(dark, light)] = Category(name)
     centres = chart_doc["armor_rows"]["centre_bearing_deg"].as_ints(0, 359)
+    if len(centres) != chart_doc["armor_rows"]["count"].as_int(1, 12):
+        raise chart_doc["armor_rows"].fail("centre_bearing_deg needs one bearing per row")
     arcs_doc.keys_exactly(
         {
             "bases_centre_deg",
@@ -328,16 +348,23 @@ def load_rules_from(nodes: dict[str, Node]) -> RuleSet:
             "same_hex_target_in_every_arc",
         }
     )
+    arcs_doc["bases_centre_deg"].keys_exactly(ARC_BASES)
     bases = {str(k): v.as_int(0, 359) for k, v in arcs_doc["bases_centre_deg"].items()}
     arc_args = (
         bases,
         arcs_doc["half_width_deg_per_unit"].as_int(1, 180),
         arcs_doc["max_width"].as_int(1, 12),
     )
+    mov.keys_exactly(MOVEMENT_KEYS)
+    mov["max_thrust_points_per_impulse"].as_int(1, 12)  # checked; PW-R5 plays one per impulse
     chart_rows = mov["impulse_chart"]
     impulses = mov["impulses_per_turn"].as_int(1, 48)
+    chart_rows.keys_exactly({str(k) for k in range(1, impulses + 1)})
     table = tuple(chart_rows[k].as_ints(0, 48) for k in range(1, impulses + 1))
     facing_rows = mov["thrust_components_by_facing"]
+    facing_rows.keys_exactly(set(DIRECTION_NAMES))
+    for direction in DIRECTION_NAMES:
+        facing_rows[direction].keys_exactly({"da", "dc"})
     thrust = tuple(
         (facing_rows[d]["da"].as_int(-1, 1), facing_rows[d]["dc"].as_int(-1, 1))
         for d in DIRECTION_NAMES

@@ -285,7 +285,9 @@ def load_rules() -> RuleSet:
         )  # fmt: skip
     to_hit, arm, mov = core["to_hit"], core["armor_penetration"], core["movement"]
     tables = {}
+    dmg["damage_tables"].keys_exactly({t.value for t in TableName})
     for tname, tnode in dmg["damage_tables"].items():
+        tnode.keys_exactly({str(roll) for roll in range(1, 14)})
         rows = {int(k): HitResult(v.as_str([h.value for h in HitResult])) for k, v in tnode.items()}
         if sorted(rows) != list(range(1, 14)):
             raise tnode.fail("a damage table covers exactly 1..13")

@@ -109,6 +109,10 @@ class ShipState:
     out: str = ""
 
 
+PHASES = ("orders", "fire_orders")
+"""Order phases of a round: orders (TR-R3) and, with ``fire_after_movement``, fire orders."""
+
+
 @dataclass
 class BattleState:
     """The whole battle: ships, round, orders being plotted, detection and result (TR-R3)."""
@@ -118,6 +122,7 @@ class BattleState:
     ships: list[ShipState]
     round: int = 1
     phase: str = "orders"
+    """One of :data:`PHASES`."""
     orders: dict[int, ShipOrders] = field(default_factory=dict)
     detected: dict[int, list[int]] = field(default_factory=dict)
     nuke_hexes: list[tuple[int, int]] = field(default_factory=list)
@@ -150,12 +155,18 @@ class BattleState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BattleState:
-        """Rebuild a state from :meth:`to_dict` output; rejects other versions."""
+        """Rebuild a state from :meth:`to_dict` output; rejects other versions.
+
+        Raises:
+            StateError: another version, a malformed field or an unknown ``phase`` (named).
+        """
         if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
             raise StateError(f"expected a version {STATE_VERSION} state")
         body = {k: v for k, v in data.items() if k != "version"}
         state = from_jsonable(cls, body, "state")
         assert isinstance(state, BattleState)
+        if state.phase not in PHASES:
+            raise StateError(f"state.phase: {state.phase!r} is not one of {list(PHASES)}")
         return state
 
     def ship(self, ship_id: int) -> ShipState:
