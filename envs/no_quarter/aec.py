@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -42,12 +42,15 @@ from wargym.envs.base import (
     mask_allows,
     step_info,
 )
+from wargym.envs.snapshot import AEC_KEYS, aec_to_dict, make_snapshot, open_snapshot, parse_aec
+from wargym.envs.snapshot import check_keys as state_keys
 from wargym.rules.dice import RandomDice
 from wargym.rules.events import Event
 from wargym.rules.no_quarter.data import RulesOptions
 from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.vocab import Faction, Side
 
+from .snapshots import CORE_KEYS, apply_core, core_config, core_state, parse_core
 from .solo import MAX_REDRAWS, SHAPING_TERMS, SkirmishCore, _outcome
 
 if TYPE_CHECKING:
@@ -192,6 +195,34 @@ class HeadToHeadCore(SkirmishCore, SidesAsAgents):
             return None
         return battle.decision.side.value
 
+    # -- snapshots -------------------------------------------------------------------------
+    def save_state(self) -> dict[str, Any]:
+        """A JSON-compatible snapshot of the episode (docs/encodings.md, "Env snapshots").
+
+        Holds the format tag and version, the env class and configuration, the battle
+        (``Battle.to_dict``), the replay's set-up battle and decision log, the dice
+        generator's state, the seed, both sides' enemies-in-sight sets and the PettingZoo
+        bookkeeping (agents; AEC: rewards, terminations, truncations, infos, selection).
+
+        Raises:
+            RuntimeError: before the first ``reset``.
+        """
+        config = {**core_config(self), "agents": list(AGENTS)}
+        return make_snapshot(self, config, {**core_state(self), **self._pz_state()})
+
+    def _pz_state(self) -> dict[str, Any]:
+        return {}
+
+    def _open_pz(
+        self, data: Mapping[str, Any], keys: tuple[str, ...]
+    ) -> tuple[dict[str, Any], Callable[[], None]]:
+        """Check a snapshot's core; returns its state and what puts the core into the env."""
+        config = {**core_config(self), "agents": list(AGENTS)}
+        state = open_snapshot(self, data, config)
+        state_keys("snapshot.state", state, (*CORE_KEYS, *keys))
+        parts = parse_core(state)
+        return state, lambda: apply_core(self, parts)
+
     def state(self) -> np.ndarray:
         """Both sides' observations without fog of war, concatenated (centralised critics)."""
         battle = self.battle
@@ -226,6 +257,25 @@ class NoQuarterAEC(HeadToHeadCore, AECEnv[str, dict[str, Any], int]):  # type: i
         self._reset_bookkeeping(AGENTS)
         self.infos = infos
         self.agent_selection = self._selected() or AGENTS[0]
+
+    def _pz_state(self) -> dict[str, Any]:
+        return aec_to_dict(self)
+
+    def load_state(self, data: Mapping[str, Any]) -> None:
+        """Restore a :meth:`save_state` snapshot exactly (``agent_selection``, infos, ...).
+
+        Observations come from :meth:`observe` afterwards, as after ``reset``. The env must
+        have been built with the same arguments (a fresh env needs no ``reset`` first).
+
+        Raises:
+            StateError: wrong format or version, another env class or configuration, a
+                changed snapshot (digest) or malformed state; the message names the field.
+                The env is unchanged.
+        """
+        state, commit = self._open_pz(data, AEC_KEYS)
+        bookkeeping = parse_aec(state, AGENTS, self.codec.n)
+        commit()
+        bookkeeping(self)
 
     def observe(self, agent: str) -> dict[str, Any]:
         """What ``agent``'s side may know; its mask is zero unless it decides now."""

@@ -155,6 +155,14 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
     ``max_weapons``, ``max_buildings``, ``max_company``, ``max_spares``, ``cell``,
     ``dice_factory`` (test hook), ``render_mode`` ("ansi").
 
+    ## Snapshots
+
+    :meth:`save_state` returns a JSON-compatible dict: the campaign game
+    (``CampaignGame.to_dict``: the campaign, a mission in progress and the set-up generator),
+    the dice, NP-side and ``np_random`` generators, the NP memory, the enemies-in-sight sets,
+    the sighting order, the roster slots and the decision log; :meth:`load_state` restores it
+    exactly into an env built with the same arguments (docs/encodings.md).
+
     ## Version History
 
     * v0: initial version (nq-obs-v2 + nq-campaign-v1, nq-act-v1 + campaign block).
@@ -480,6 +488,39 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
     def log(self) -> list[dict[str, Any]]:
         """Every decision taken this episode (agent, index, action, its ``Event`` objects)."""
         return self._log
+
+    # -- snapshots ---------------------------------------------------------------------------
+    def save_state(self) -> dict[str, Any]:
+        """A JSON-compatible snapshot of the episode (docs/encodings.md, "Env snapshots").
+
+        Holds the format tag and version, the env class and configuration, the campaign game
+        (``CampaignGame.to_dict``, with its set-up generator), the dice, NP-side and
+        ``np_random`` generators, the NP memory (``NpContext``), the enemies-in-sight sets,
+        the sighting order, the roster slots, the decision log and ``auto_played``.
+
+        Raises:
+            RuntimeError: before the first ``reset``.
+            StateError: the dice are not ``RandomDice`` (a ``dice_factory`` test hook).
+        """
+        from .campaign_snapshots import campaign_save
+
+        return campaign_save(self)
+
+    def load_state(self, data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Restore a :meth:`save_state` snapshot exactly; returns the observation and info.
+
+        The info is that of ``reset`` without events. The env must have been built with the
+        same arguments (a fresh env needs no ``reset`` first).
+
+        Raises:
+            StateError: wrong format or version, another env class or configuration, a
+                changed snapshot (digest) or malformed state; the message names the field.
+                The env is unchanged.
+        """
+        from .campaign_snapshots import campaign_load
+
+        campaign_load(self, data)
+        return self._finish([], None)
 
 
 def _action_dict(action: AnyAction) -> dict[str, Any]:

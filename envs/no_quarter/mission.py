@@ -163,6 +163,12 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
     ``max_buildings``, ``cell``, ``flatten``, ``dice_factory`` (test hook),
     ``render_mode`` ("ansi", "rgb_array"). The enemy is always the rules' NP side.
 
+    ## Snapshots
+
+    :meth:`save_state` / :meth:`load_state` as in the skirmish env; the snapshot also holds
+    the scenario (config), the sighting order of enemy slots, the recon sections already
+    rewarded and the count of auto-played decisions (docs/encodings.md).
+
     ## Version History
 
     * v0: initial version (nq-obs-v2, nq-act-v1).

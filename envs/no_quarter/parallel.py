@@ -5,8 +5,9 @@ point plays one decision; the other side has nothing to decide and its only lega
 *wait*, index 0 (:data:`~wargym.envs.no_quarter.codec.WAIT`): its mask is ``[1, 0, 0, ...]``.
 Any other action from it, or an illegal action from the deciding side, follows the
 illegal-action policy (default: nothing happens, ``illegal_penalty`` for the offender,
-``info[agent]["illegal_action"] = True``). Observations, rewards, infos, rendering and
-replays are those of :class:`~wargym.envs.no_quarter.aec.NoQuarterAEC`.
+``info[agent]["illegal_action"] = True``). Observations, rewards, infos, rendering,
+replays and snapshots (``save_state`` / ``load_state``) are those of
+:class:`~wargym.envs.no_quarter.aec.NoQuarterAEC`.
 
 ## Version History
 
@@ -22,6 +23,7 @@ import numpy as np
 from pettingzoo import ParallelEnv
 
 from wargym.envs.base import InvalidActionError, action_index, mask_allows
+from wargym.envs.snapshot import agents_from
 
 from .aec import AGENTS, SIDES, HeadToHeadCore
 from .codec import WAIT
@@ -45,6 +47,29 @@ class NoQuarterParallel(HeadToHeadCore, ParallelEnv[str, dict[str, Any], int]): 
         if not self.battle.over and not mask.any():
             mask[WAIT] = 1
         return mask
+
+    def load_state(
+        self, data: Mapping[str, Any]
+    ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+        """Restore a :meth:`save_state` snapshot exactly; returns observations and infos.
+
+        As after ``reset``, the infos carry no events. The env must have been built with the
+        same arguments (a fresh env needs no ``reset`` first).
+
+        Raises:
+            StateError: wrong format or version, another env class or configuration, a
+                changed snapshot (digest) or malformed state; the message names the field.
+                The env is unchanged.
+        """
+        state, commit = self._open_pz(data, ("agents",))
+        agents = agents_from("state.agents", state["agents"], AGENTS)
+        commit()
+        self.agents = agents
+        infos = self._infos(self.battle.clone(), [], set())
+        return {a: self._agent_obs(a) for a in AGENTS}, infos
+
+    def _pz_state(self) -> dict[str, Any]:
+        return {"agents": list(self.agents)}
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 import gymnasium
@@ -128,25 +128,62 @@ def rules_opponent(
         return scripted_opponent(battle, options)
 
 
-def make_opponent(spec: str | Agent, env: SkirmishCore, rng: np.random.Generator) -> Opponent:
-    """Red's player for one battle: ``"rules"``, ``"scripted"``, ``"random"`` or an agent."""
-    if spec == "rules":
-        try:
-            from wargym.rules.no_quarter.enemy import NpContext
+class OpponentSeat:
+    """Red's player for one battle and the state it keeps: its generator and NP memory.
 
-            context: Any = NpContext()
-        except ImportError:
-            context = None
-        return lambda b: (rules_opponent(b, game.legal_actions(b), rng, context), None)
+    Calling it answers red's pending decision (:data:`Opponent`). ``rng`` is the opponent's
+    stream of the reset and ``context`` the rules' NP memory (``enemy.NpContext``; ``None``
+    for the other players); both go into env snapshots (``save_state``).
+    """
+
+    def __init__(
+        self,
+        spec: str | Agent,
+        play: Opponent,
+        rng: np.random.Generator,
+        context: Any = None,
+    ) -> None:
+        self.spec, self._play, self.rng, self.context = spec, play, rng, context
+
+    def __call__(self, battle: Battle) -> tuple[Action, int | None]:
+        """Red's action (and its index, for an agent) at ``battle``'s pending decision."""
+        return self._play(battle)
+
+
+def make_opponent(
+    spec: str | Agent, env: SkirmishCore, rng: np.random.Generator, context: Any = None
+) -> OpponentSeat:
+    """Red's player for one battle: ``"rules"``, ``"scripted"``, ``"random"`` or an agent.
+
+    ``context`` is the NP memory to start from (``"rules"``; default a fresh one).
+    """
+    if spec == "rules":
+        if context is None:
+            try:
+                from wargym.rules.no_quarter.enemy import NpContext
+
+                context = NpContext()
+            except ImportError:
+                context = None
+        memory = context
+
+        def np_side(b: Battle) -> tuple[Action, int | None]:
+            return rules_opponent(b, game.legal_actions(b), rng, memory), None
+
+        return OpponentSeat(spec, np_side, rng, memory)
     if spec == "scripted":
-        return lambda b: (scripted_opponent(b, game.legal_actions(b)), None)
+
+        def scripted(b: Battle) -> tuple[Action, int | None]:
+            return scripted_opponent(b, game.legal_actions(b)), None
+
+        return OpponentSeat(spec, scripted, rng)
     if spec == "random":
 
         def pick(b: Battle) -> tuple[Action, int | None]:
             options = game.legal_actions(b)
             return options[int(rng.integers(len(options)))], None
 
-        return pick
+        return OpponentSeat(spec, pick, rng)
     if isinstance(spec, str) or not hasattr(spec, "act"):
         raise ValueError(f"opponent must be rules, scripted, random or an agent: {spec!r}")
     agent = spec
@@ -158,7 +195,7 @@ def make_opponent(spec: str | Agent, env: SkirmishCore, rng: np.random.Generator
             raise IllegalActionError(f"opponent agent chose illegal index {index}")
         return env.codec.decode(index, b), index
 
-    return ask
+    return OpponentSeat(spec, ask, rng)
 
 
 class SkirmishCore:
@@ -473,6 +510,13 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
     ``flatten``, ``mirror``, ``battle_factory`` and ``markers`` (mission hooks),
     ``render_mode`` ("ansi", "rgb_array").
 
+    ## Snapshots
+
+    :meth:`save_state` returns a JSON-compatible dict (the battle, the replay so far, the
+    dice, opponent and ``np_random`` generators, the NP memory and the enemies-in-sight sets);
+    :meth:`load_state` restores it exactly into an env built with the same arguments, so the
+    same actions then give the same observations, rewards and infos (docs/encodings.md).
+
     ## Version History
 
     * v0: initial version (nq-obs-v1, nq-act-v1).
@@ -496,7 +540,7 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
         self._configure(render_mode=render_mode, **config)
         self._set_illegal_policy(illegal_action, illegal_penalty)
         self.opponent_spec = opponent
-        self._opponent: Opponent = make_opponent(opponent, self, np.random.default_rng(0))
+        self._opponent: OpponentSeat = make_opponent(opponent, self, np.random.default_rng(0))
         self.action_space = spaces.Discrete(self.codec.n)
         self.observation_space = self.obs_space
 
@@ -578,3 +622,37 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
         if outcome is not None:  # absent while running: vector envs merge infos per key
             info["outcome"] = outcome
         return obs, info
+
+    # -- snapshots -------------------------------------------------------------------------
+    def save_state(self) -> dict[str, Any]:
+        """A JSON-compatible snapshot of the episode (docs/encodings.md, "Env snapshots").
+
+        Holds the format tag and version, the env class and configuration, the battle
+        (``Battle.to_dict``), the replay's set-up battle and decision log, the states of the
+        dice, opponent and ``np_random`` generators, red's NP memory (``NpContext``), the
+        seed and the enemies-in-sight sets (missions: also the sighting order, the recon
+        sections rewarded, ``auto_played``). An agent opponent's own state is not included.
+
+        Raises:
+            RuntimeError: before the first ``reset``.
+            StateError: the dice are not ``RandomDice`` (a ``dice_factory`` test hook).
+        """
+        from .snapshots import battle_env_save
+
+        return battle_env_save(self)
+
+    def load_state(self, data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Restore a :meth:`save_state` snapshot exactly; returns the observation and info.
+
+        The info is that of ``reset`` (no events). The env must have been built with the same
+        arguments as the one that saved (a fresh env needs no ``reset`` first).
+
+        Raises:
+            StateError: wrong format or version, another env class or configuration, a
+                changed snapshot (digest) or malformed state; the message names the field.
+                The env is unchanged.
+        """
+        from .snapshots import battle_env_load
+
+        battle_env_load(self, data)
+        return self._finish(self.battle.clone(), [], None)

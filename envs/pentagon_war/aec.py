@@ -256,6 +256,32 @@ class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: i
             live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
             self.agent_selection = (live or self.agents)[0]
 
+    # -- snapshots -----------------------------------------------------------------------
+    def save_state(self) -> dict[str, Any]:
+        """A JSON-compatible snapshot (docs/encodings.md, "Env snapshots").
+
+        Holds the format tag and version, the env class and configuration, the battle
+        (``BattleState.to_dict``), the dice generator's state and the AEC bookkeeping
+        (agents, rewards, terminations, truncations, infos, ``agent_selection``).
+
+        Raises:
+            RuntimeError: before the first ``reset``.
+        """
+        from wargym.envs.space_snapshots import AEC, pw_save
+
+        return pw_save(self, AEC)
+
+    def load_state(self, data: dict[str, Any]) -> None:
+        """Restore a :meth:`save_state` snapshot exactly (observe the agents afterwards).
+
+        Raises:
+            StateError: wrong format or version, another env class or configuration, a
+                changed snapshot (digest) or malformed state (named); the env is unchanged.
+        """
+        from wargym.envs.space_snapshots import AEC, pw_load
+
+        pw_load(self, AEC, data)
+
 
 class PentagonWarParallel(_Core, ParallelEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     """Simultaneous view: both sides plot in the same step (module docstring)."""
@@ -358,6 +384,35 @@ class PentagonWarParallel(_Core, ParallelEnv[str, dict[str, np.ndarray], int]): 
         if done or cut:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
+
+    # -- snapshots -----------------------------------------------------------------------
+    def save_state(self) -> dict[str, Any]:
+        """A JSON-compatible snapshot (docs/encodings.md, "Env snapshots").
+
+        Holds the format tag and version, the env class and configuration, the battle
+        (``BattleState.to_dict``), the dice generator's state and the live agents.
+
+        Raises:
+            RuntimeError: before the first ``reset``.
+        """
+        from wargym.envs.space_snapshots import PARALLEL, pw_save
+
+        return pw_save(self, PARALLEL)
+
+    def load_state(
+        self, data: dict[str, Any]
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        """Restore a :meth:`save_state` snapshot exactly; returns observations and infos.
+
+        Raises:
+            StateError: wrong format or version, another env class or configuration, a
+                changed snapshot (digest) or malformed state (named); the env is unchanged.
+        """
+        from wargym.envs.space_snapshots import PARALLEL, pw_load
+
+        result: tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]
+        result = pw_load(self, PARALLEL, data)
+        return result
 
 
 def env(**kwargs: Any) -> PentagonWarAEC:

@@ -240,3 +240,32 @@ class PentagonWarDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int64]
             impulse=state.impulse,
             decision=None if decision is None else decision.kind.value,
         )
+
+    # -- snapshots -----------------------------------------------------------------------
+    def save_state(self) -> dict[str, Any]:
+        """A JSON-compatible snapshot of the episode (docs/encodings.md, "Env snapshots").
+
+        Holds the format tag and version, the env class and configuration, the battle
+        (``BattleState.to_dict``) and the states of the dice, opponent and ``np_random``
+        generators (the scripted captain holds none).
+
+        Raises:
+            RuntimeError: before the first ``reset``.
+        """
+        from wargym.envs.space_snapshots import GYM, pw_save
+
+        return pw_save(self, GYM)
+
+    def load_state(self, data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Restore a :meth:`save_state` snapshot exactly; returns the observation and info.
+
+        The env must have been built with the same arguments (no ``reset`` needed first).
+
+        Raises:
+            StateError: wrong format or version, another env class or configuration, a
+                changed snapshot (digest) or malformed state (named); the env is unchanged.
+        """
+        from wargym.envs.space_snapshots import GYM, pw_load
+
+        result: tuple[dict[str, Any], dict[str, Any]] = pw_load(self, GYM, data)
+        return result

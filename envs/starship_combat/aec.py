@@ -149,6 +149,32 @@ class StarshipCombatAEC(SidesAsAgents, AECEnv[str, dict[str, np.ndarray], int | 
         """ANSI text or an RGB array of the hex map."""
         return render_frame(self.render_mode, self._state, render_ansi, render_rgb)
 
+    # -- snapshots -----------------------------------------------------------------------
+    def save_state(self) -> dict[str, Any]:
+        """A JSON-compatible snapshot (docs/encodings.md, "Env snapshots").
+
+        Holds the format tag and version, the env class and configuration, the battle
+        (``BattleState.to_dict``), the dice generator's state and the AEC bookkeeping
+        (agents, rewards, flags, infos, selection).
+
+        Raises:
+            RuntimeError: before the first ``reset``.
+        """
+        from wargym.envs.space_snapshots import AEC, sc_save
+
+        return sc_save(self, AEC)
+
+    def load_state(self, data: dict[str, Any]) -> None:
+        """Restore a :meth:`save_state` snapshot exactly (observe the agents afterwards).
+
+        Raises:
+            StateError: wrong format or version, another env class or configuration, a
+                changed snapshot (digest) or malformed state (named); the env is unchanged.
+        """
+        from wargym.envs.space_snapshots import AEC, sc_load
+
+        sc_load(self, AEC, data)
+
 
 def env(**kwargs: Any) -> StarshipCombatAEC:
     """Build the AEC env (PettingZoo factory convention)."""

@@ -195,3 +195,27 @@ class StarshipCombatDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, np.ndarray],
     def render(self) -> str | np.ndarray | None:
         """ANSI text or an RGB array of the hex map."""
         return render_frame(self.render_mode, self._state, render_ansi, render_rgb)
+
+    # -- snapshots -----------------------------------------------------------------------
+    def save_state(self) -> dict[str, Any]:
+        """A JSON-compatible snapshot (docs/encodings.md, "Env snapshots").
+
+        Holds the format tag and version, the env class and configuration, the battle
+        (``BattleState.to_dict``), the dice generator's state and ``np_random`` (the
+        scripted captain holds none).
+        """
+        from wargym.envs.space_snapshots import GYM, sc_save
+
+        return sc_save(self, GYM)
+
+    def load_state(self, data: dict[str, Any]) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Restore a :meth:`save_state` snapshot exactly; returns the observation and info.
+
+        Raises:
+            StateError: wrong format or version, another env class or configuration, a
+                changed snapshot (digest) or malformed state (named); the env is unchanged.
+        """
+        from wargym.envs.space_snapshots import GYM, sc_load
+
+        result: tuple[dict[str, np.ndarray], dict[str, Any]] = sc_load(self, GYM, data)
+        return result

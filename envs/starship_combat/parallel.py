@@ -162,6 +162,32 @@ class StarshipCombatParallel(SidesAsAgents, ParallelEnv[str, dict[str, np.ndarra
         """ANSI text or an RGB array of the hex map."""
         return render_frame(self.render_mode, self._state, render_ansi, render_rgb)
 
+    # -- snapshots -----------------------------------------------------------------------
+    def save_state(self) -> dict[str, Any]:
+        """A JSON-compatible snapshot (docs/encodings.md, "Env snapshots").
+
+        Holds the format tag and version, the env class and configuration, the battle
+        (``BattleState.to_dict``), the dice generator's state and the live agents.
+        """
+        from wargym.envs.space_snapshots import PARALLEL, sc_save
+
+        return sc_save(self, PARALLEL)
+
+    def load_state(
+        self, data: dict[str, Any]
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
+        """Restore a :meth:`save_state` snapshot exactly; returns observations and infos.
+
+        Raises:
+            StateError: wrong format or version, another env class or configuration, a
+                changed snapshot (digest) or malformed state (named); the env is unchanged.
+        """
+        from wargym.envs.space_snapshots import PARALLEL, sc_load
+
+        result: tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]
+        result = sc_load(self, PARALLEL, data)
+        return result
+
 
 def parallel_env(**kwargs: Any) -> StarshipCombatParallel:
     """Build the Parallel env (PettingZoo factory convention)."""

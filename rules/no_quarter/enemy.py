@@ -28,6 +28,7 @@ from wargym.rules.no_quarter.geometry import (
 from wargym.rules.no_quarter.pef import Spotter, covered
 from wargym.rules.no_quarter.sight import sight
 from wargym.rules.no_quarter.terrain import Battlefield, Body
+from wargym.rules.serial import from_jsonable, to_jsonable
 from wargym.rules.tables import Node, load_config
 
 if TYPE_CHECKING:
@@ -185,6 +186,18 @@ class NpContext:
     default: NpGroupState = NpGroupState()
     rolls: list[NpActivation] = field(default_factory=list)
     options: NpOptions = NpOptions()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The NP memory as JSON-compatible data (env snapshots) (§22.4)."""
+        data: dict[str, Any] = to_jsonable(self)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any) -> NpContext:
+        """Rebuild from :meth:`to_dict` output; malformed data raises StateError (§22.4)."""
+        context = from_jsonable(cls, data, "np_context")
+        assert isinstance(context, NpContext)
+        return context
 
 
 @dataclass(frozen=True, slots=True)
