@@ -86,7 +86,16 @@ class PolicyPlayer(SeededAgent):
         cell = float(kwargs.get("cell", 1.0))
         self._key = _moves_key(BattleOptions())
         self.codec = ActionCodec(VIEW, 8, 12, BattleOptions(), True, local_slots)
-        self.encoder = ObservationEncoder(VIEW, 8, cell=cell, max_turns=20, slots=local_slots)
+        features = bool(kwargs.get("action_features", False))
+        self.encoder = ObservationEncoder(
+            VIEW,
+            8,
+            cell=cell,
+            max_turns=20,
+            slots=local_slots,
+            action_table=(lambda b, v: self.codec.table(b)) if features else None,
+            n_actions=self.codec.n,
+        )
         self.fallback = NoQuarterScripted(self.rng)
         self.counts: collections.Counter[str] = collections.Counter()
 

@@ -85,6 +85,12 @@ class Args:
     """Teacher agent spec (heuristic, rules, mcts:<budget>)."""
     bc_epochs: int = 8
     """Passes over the demonstrations."""
+    dagger_rounds: int = 0
+    """DAgger rounds after cloning: the clone plays, the teacher labels its states, refit."""
+    dagger_episodes: int = 200
+    """Games per DAgger round."""
+    dagger_epochs: int = 6
+    """Passes over the aggregated demonstrations after each round."""
     smoke: bool = False
     """CI mode: 2,048 steps, dummy vec env, tiny network, no evaluation."""
     verbose: int = 1
@@ -92,6 +98,9 @@ class Args:
 
     def __post_init__(self) -> None:
         """Refuse values no run can use (the message names the field)."""
+        for name in ("dagger_rounds", "dagger_episodes", "dagger_epochs"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
@@ -142,7 +151,8 @@ def main(args: Args) -> dict[str, float]:
             args, total_timesteps=2048, n_envs=1, vec_env="dummy", n_steps=256, batch_size=64,
             n_epochs=1, net_arch=[32], eval_every=0, checkpoint_every=1024,
             tensorboard=False, progress_bar=False, bc_episodes=min(args.bc_episodes, 2),
-            bc_epochs=1,
+            bc_epochs=1, dagger_rounds=min(args.dagger_rounds, 1), dagger_episodes=1,
+            dagger_epochs=1,
         )  # fmt: skip
     set_threads(args.torch_threads)
     torch.manual_seed(args.seed)
@@ -189,6 +199,8 @@ def main(args: Args) -> dict[str, float]:
     # -- optional behaviour-cloning bootstrap (agents/neural/bc.py) -----------------------
     bc_stats: dict[str, float] = {}
     if args.bc_episodes > 0 and not args.resume:
+        import numpy as np
+
         from wargym.agents.envspecs import resolve_callables
         from wargym.agents.neural.bc import behaviour_clone, collect_demonstrations
 
@@ -198,9 +210,20 @@ def main(args: Args) -> dict[str, float]:
             args.bc_episodes, args.seed, workers=args.n_envs, gamma=args.gamma,
         )  # fmt: skip
         bc_stats = behaviour_clone(model, data, epochs=args.bc_epochs, seed=args.seed)
-        bc_stats.update(teacher_win_rate=data["win_rate"], bc_seconds=time.time() - t_bc)
-        print(json.dumps(bc_stats))
+        bc_stats.update(teacher_win_rate=data["win_rate"])
         model.save(run / "bc.zip")
+        for r in range(1, args.dagger_rounds + 1):  # the clone drives, the teacher labels
+            more = collect_demonstrations(
+                args.env_id, resolve_callables(args.env_kwargs), args.bc_teacher,
+                args.dagger_episodes, args.seed + 1000 * r, workers=args.n_envs,
+                gamma=args.gamma, student=str(run / "bc.zip"),
+            )  # fmt: skip
+            bc_stats[f"dagger_{r}_student_win_rate"] = more["win_rate"]
+            data = {k: np.concatenate([data[k], more[k]]) for k in ("obs", "mask", "action", "ret")}
+            bc_stats.update(behaviour_clone(model, data, epochs=args.dagger_epochs, seed=r))
+            model.save(run / "bc.zip")
+        bc_stats.update(bc_seconds=time.time() - t_bc)
+        print(json.dumps(bc_stats))
 
     # -- callbacks: checkpoints, evaluation, wall-time limit -------------------------------
     class WallClock(BaseCallback):

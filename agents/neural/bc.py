@@ -17,9 +17,12 @@ from typing import Any
 import numpy as np
 import torch
 
+Job = tuple[str, dict[str, Any], str, list[int], float, str, float]
+"""``(env_id, env_kwargs, teacher, seeds, gamma, student zip or "", beta)``."""
 
-def _collect(job: tuple[str, dict[str, Any], str, list[int], float]) -> dict[str, Any]:
-    env_id, env_kwargs, teacher, seeds, gamma = job
+
+def _collect(job: Job) -> dict[str, Any]:
+    env_id, env_kwargs, teacher, seeds, gamma, student_path, beta = job
     import gymnasium
 
     import wargym.envs  # noqa: F401
@@ -27,6 +30,12 @@ def _collect(job: tuple[str, dict[str, Any], str, list[int], float]) -> dict[str
     from wargym.agents.evaluation import make_agent
 
     env = gymnasium.make(env_id, **env_kwargs)
+    student = None
+    if student_path:
+        from sb3_contrib import MaskablePPO
+
+        torch.set_num_threads(1)
+        student = MaskablePPO.load(student_path, device="cpu")
     obs_l: list[Any] = []
     mask_l: list[Any] = []
     act_l: list[int] = []
@@ -35,14 +44,22 @@ def _collect(job: tuple[str, dict[str, Any], str, list[int], float]) -> dict[str
     for seed in seeds:
         agent = as_agent(make_agent(teacher, "no_quarter", np.random.default_rng(seed)), env)
         agent.reset(seed)
+        mix = np.random.default_rng(seed + 7)
         obs, _ = env.reset(seed=seed)
         rewards = []
         while True:
-            index = agent.act(obs["observation"], obs["action_mask"])
+            index = agent.act(obs["observation"], obs["action_mask"])  # the teacher's label
             obs_l.append(obs["observation"])
             mask_l.append(obs["action_mask"])
             act_l.append(index)
-            obs, reward, terminated, truncated, _ = env.step(index)
+            played = index
+            if student is not None and mix.random() >= beta:  # DAgger: the student drives
+                view = {k: v[None] for k, v in obs.items()}
+                chosen, _ = student.predict(
+                    view, action_masks=obs["action_mask"][None].astype(bool), deterministic=True
+                )
+                played = int(np.asarray(chosen).reshape(-1)[0])
+            obs, reward, terminated, truncated, _ = env.step(played)
             rewards.append(float(reward))
             if terminated or truncated:
                 break
@@ -66,11 +83,21 @@ def collect_demonstrations(
     seed: int = 0,
     workers: int = 1,
     gamma: float = 0.995,
+    student: str = "",
+    beta: float = 0.0,
 ) -> dict[str, Any]:
-    """The teacher's decisions over ``episodes`` seeded games (seeds ``seed + 100000 + i``)."""
+    """The teacher's decisions over ``episodes`` seeded games (seeds ``seed + 100000 + i``).
+
+    With ``student`` (a saved MaskablePPO zip), a DAgger round: the student plays (the teacher
+    with probability ``beta``) and the teacher labels every state the student reaches, so the
+    clone learns to recover from its own mistakes (Ross et al., 2011). Outcomes and returns
+    are then those of the student's games.
+    """
     seeds = [seed + 100_000 + i for i in range(episodes)]
     chunks = [seeds[i::workers] for i in range(max(1, workers))]
-    jobs = [(env_id, dict(env_kwargs), teacher, c, gamma) for c in chunks if c]
+    jobs: list[Job] = [
+        (env_id, dict(env_kwargs), teacher, c, gamma, student, beta) for c in chunks if c
+    ]
     if len(jobs) > 1:
         with mp.get_context("forkserver").Pool(len(jobs)) as pool:
             parts = pool.map(_collect, jobs)

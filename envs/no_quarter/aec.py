@@ -105,6 +105,9 @@ def check_skirmish_config(
         check_int("max_mechs", config["max_mechs"], 1)
     if "cell" in config and check_number("cell", config["cell"]) <= 0:
         raise EnvArgumentError(f"cell must be > 0, got {config['cell']!r}")
+    for key in ("action_features", "flatten", "mirror"):
+        if key in config and not isinstance(config[key], bool):
+            raise EnvArgumentError(f"{key} must be true or false, got {config[key]!r}")
     _check_fields("battle_options", config.get("battle_options"), BattleOptions, ("rules",))
     _check_fields("rules_options", config.get("rules_options"), RulesOptions)
     for term, weight in check_keys("reward_shaping", config.get("reward_shaping"), terms).items():

@@ -33,6 +33,7 @@ from wargym.rules.no_quarter.terrain import Battlefield, is_concealed
 from wargym.rules.no_quarter.terrain_tables import cover_config, terrain_config
 from wargym.rules.no_quarter.vocab import Side, Status, Terrain
 
+from .action_features import ACTION_FEATURES, AF_VERSION, action_features
 from .codec import SlotsFn, battle_slots, ranged_weapons_of
 
 OBS_VERSION = "nq-obs-v1"
@@ -120,6 +121,9 @@ def _design_info(design: MechDesign, max_weapons: int) -> _DesignInfo:
 
 
 _DESIGN_OBJECTS: dict[tuple[str, int], MechDesign] = {}
+ActionTable = Callable[[Battle, Side], Mapping[int, Any]]
+"""``(battle, viewer) -> {index: legal action}`` of the viewer's pending decision (the codec's
+table); given to the encoder, it adds the per-action features block ("nq-af-v1")."""
 REACH_CACHE_SIZE = 512
 """Weapon-reach discs kept per encoder, keyed by position, facing and range (mechs that
 have not moved since the last observation reuse theirs)."""
@@ -190,8 +194,13 @@ class ObservationEncoder:
         flatten: bool = True,
         markers: Markers = no_markers,
         slots: SlotsFn | None = None,
+        action_table: ActionTable | None = None,
+        n_actions: int = 0,
     ) -> None:
         self.slot_fn: SlotsFn = slots or battle_slots
+        self.action_table, self.n_actions = action_table, n_actions
+        if action_table is not None:
+            self.version = f"{OBS_VERSION}+{AF_VERSION}"
         self.max_mechs, self.max_weapons = max_mechs, max_weapons
         self.width, self.height, self.cell = float(width), float(height), float(cell)
         self.rows = max(1, math.ceil(self.height / self.cell - 1e-9))
@@ -205,8 +214,12 @@ class ObservationEncoder:
         self.unit_size = len(UNIT_FIELDS) + len(WEAPON_FIELDS) * max_weapons
         self.global_size = 6 + len(KINDS) + max_mechs + 5
         self.plane_shape = (len(PLANES), self.rows, self.cols)
+        self.af_size = len(ACTION_FEATURES) * n_actions if action_table is not None else 0
         self.size = (
-            int(np.prod(self.plane_shape)) + 2 * max_mechs * self.unit_size + self.global_size
+            int(np.prod(self.plane_shape))
+            + 2 * max_mechs * self.unit_size
+            + self.global_size
+            + self.af_size
         )
         self._grid = (
             (np.arange(self.cols) + 0.5) * self.cell,
@@ -220,14 +233,16 @@ class ObservationEncoder:
         if self.flatten:
             return spaces.Box(-1.0, 1.0, (self.size,), np.float32)
         rows = 2 * self.max_mechs
-        return spaces.Dict(
-            {
-                "planes": spaces.Box(0.0, 1.0, self.plane_shape, np.float32),
-                "units": spaces.Box(-1.0, 1.0, (rows, self.unit_size), np.float32),
-                "unit_mask": spaces.Box(0, 1, (rows,), np.int8),
-                "globals": spaces.Box(0.0, 1.0, (self.global_size,), np.float32),
-            }
-        )
+        parts: dict[str, spaces.Space[Any]] = {
+            "planes": spaces.Box(0.0, 1.0, self.plane_shape, np.float32),
+            "units": spaces.Box(-1.0, 1.0, (rows, self.unit_size), np.float32),
+            "unit_mask": spaces.Box(0, 1, (rows,), np.int8),
+            "globals": spaces.Box(0.0, 1.0, (self.global_size,), np.float32),
+        }
+        if self.af_size:
+            shape = (len(ACTION_FEATURES), self.n_actions)
+            parts["action_features"] = spaces.Box(0.0, 1.0, shape, np.float32)
+        return spaces.Dict(parts)
 
     def encode(
         self, battle: Battle, viewer: Side, visible: frozenset[int] | None = None
@@ -265,13 +280,22 @@ class ObservationEncoder:
             self._mark(planes[base + 5], point, flip, 1.0)
         glob = self._globals(battle, viewer, slots.own, seen, deciding is not None, acting)
         np.clip(units, -1.0, 1.0, out=units)
+        feats = None
+        if self.action_table is not None:
+            table = self.action_table(battle, viewer) if deciding is not None else {}
+            feats = action_features(battle, table, self.n_actions, seen)
         if not self.flatten:
-            return {
+            out = {
                 "planes": planes,
                 "units": units,
                 "unit_mask": (units[:, 0] > 0).astype(np.int8),
                 "globals": glob,
             }
+            if feats is not None:
+                out["action_features"] = feats
+            return out
+        if feats is not None:
+            return np.concatenate([planes.ravel(), units.ravel(), glob, feats.ravel()])
         return np.concatenate([planes.ravel(), units.ravel(), glob])
 
     # -- parts ---------------------------------------------------------------------------

@@ -226,6 +226,7 @@ class SkirmishCore:
         markers: Markers = no_markers,
         slots: SlotsFn | None = None,
         shaping_terms: Sequence[str] = SHAPING_TERMS,
+        action_features: bool = False,
     ) -> None:
         self.render_mode = render_mode
         self.factions = (Faction(factions[0]), Faction(factions[1]))
@@ -255,6 +256,8 @@ class SkirmishCore:
             flatten=flatten,
             markers=markers,
             slots=slots,
+            action_table=self._action_table if action_features else None,
+            n_actions=self.codec.n,
         )
         self.obs_space = spaces.Dict(
             {
@@ -300,6 +303,13 @@ class SkirmishCore:
         self._start = battle.clone()
         self._log = []
         return game.advance(battle, dice)
+
+    def _action_table(self, battle: Battle, viewer: Side) -> dict[int, Action]:
+        """The codec's ``{index: legal action}`` of ``viewer``'s pending decision (else empty)."""
+        decision = battle.decision
+        if decision is None or battle.over or decision.side is not viewer:
+            return {}
+        return self.codec.table(battle)
 
     def _observe(self, viewer: Side) -> dict[str, Any]:
         """``viewer``'s observation and mask (zero unless it decides now)."""
@@ -507,7 +517,8 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
     ``RulesOptions`` field), ``opponent`` ("rules", "random" or an agent object),
     ``reward_shaping``, ``illegal_action`` ("noop", "raise", "terminate"),
     ``illegal_penalty``, ``max_mechs``, ``max_weapons``, ``max_buildings``, ``cell``,
-    ``flatten``, ``mirror``, ``battle_factory`` and ``markers`` (mission hooks),
+    ``flatten``, ``mirror``, ``action_features`` (append the per-action feature block
+    "nq-af-v1", docs/encodings.md), ``battle_factory`` and ``markers`` (mission hooks),
     ``render_mode`` ("ansi", "rgb_array").
 
     ## Snapshots
