@@ -48,7 +48,8 @@ from .campaign_encoding import (
 from .codec import ActionCodec
 from .encoding import filter_events, visible_enemies
 from .mission_encoding import MissionObservationEncoder, SightingOrder
-from .solo import render_ansi, rules_opponent
+from .opponents import rules_opponent
+from .solo import render_ansi
 
 CAMPAIGN_SHAPING_TERMS = ("mission_success", "mission_failure")
 """Optional reward terms (0 by default): ``+mission_success`` per mission won and

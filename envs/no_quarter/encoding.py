@@ -285,7 +285,7 @@ class ObservationEncoder:
             table = self.action_table(battle, viewer) if deciding is not None else {}
             feats = action_features(battle, table, self.n_actions, seen)
         if not self.flatten:
-            out = {
+            out: dict[str, np.ndarray] = {
                 "planes": planes,
                 "units": units,
                 "unit_mask": (units[:, 0] > 0).astype(np.int8),

@@ -34,7 +34,8 @@ from wargym.rules.no_quarter.vocab import Side
 
 from .aec import check_skirmish_config
 from .mission_encoding import MissionObservationEncoder, SightingOrder, pef_markers
-from .solo import MAX_REDRAWS, SHAPING_TERMS, NoQuarterSkirmishEnv, make_opponent
+from .opponents import make_opponent
+from .solo import MAX_REDRAWS, SHAPING_TERMS, NoQuarterSkirmishEnv
 
 MISSION_SHAPING_TERMS = (*SHAPING_TERMS, "recon", "exit")
 """Reward terms of the mission envs (all 0 by default): those of the skirmish, plus

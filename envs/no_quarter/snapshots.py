@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .mission_encoding import SightingOrder
-    from .solo import OpponentSeat, SkirmishCore
+    from .opponents import OpponentSeat
+    from .solo import SkirmishCore
 
 CORE_KEYS = ("battle", "start", "log", "dice", "seed", "seen")
 """Keys of the ``state`` part every No Quarter battle env writes."""
@@ -275,7 +276,7 @@ def battle_env_save(env: Any) -> dict[str, Any]:
 
 def battle_env_load(env: Any, data: Any) -> None:
     """Check ``data`` fully, then put it into ``env``; StateError (named) leaves it unchanged."""
-    from .solo import make_opponent
+    from .opponents import make_opponent
 
     mission = _is_mission(env)
     state = open_snapshot(env, data, battle_env_config(env))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 from wargym.rules.no_quarter.vocab import Aspect
 
@@ -248,3 +249,18 @@ def segment_rect_distance(a: Point, b: Point, x0: float, y0: float, x1: float, y
     for corner in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
         best = min(best, point_segment_distance(corner, a, b))
     return best
+
+
+@lru_cache(maxsize=32)
+def lattice_offsets(max_dist: float, step: float) -> tuple[tuple[float, float, float], ...]:
+    """Offsets ``(dx, dy, length)`` of a square lattice inside a disc, nearest first."""
+    n = int(max_dist / step) + 1
+    pts = []
+    for i in range(-n, n + 1):
+        for j in range(-n, n + 1):
+            dx, dy = i * step, j * step
+            length = math.hypot(dx, dy)
+            if length <= max_dist + EPS:
+                pts.append((round(length, 9), math.atan2(dy, dx), dx, dy))
+    pts.sort()
+    return tuple((dx, dy, length) for length, _, dx, dy in pts)

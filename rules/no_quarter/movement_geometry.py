@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
+from typing import Any
 
 from wargym.rules.errors import StateError
 from wargym.rules.no_quarter.geometry import (
@@ -28,6 +28,7 @@ from wargym.rules.no_quarter.geometry import (
     clip_segment_to_rect,
     distance,
     heading_to,
+    lattice_offsets,
     point_rect_distance,
     point_segment_distance,
     segment_rect_distance,
@@ -348,29 +349,21 @@ def _terrain_candidates(
     directions: int,
     fractions: Sequence[float],
 ) -> tuple[Point, ...]:
-    """:func:`move_candidates` ignoring the bases: deduplicated, in order, terrain-legal.
+    """:func:`move_candidates` ignoring the bases, memoised per battlefield (terrain only).
 
-    Terrain-only, so memoised per battlefield (mechs that stand still ask again each turn);
-    points with a zero coordinate are not memoised (``-0.0 == 0.0`` as a key).
+    Not memoised for a point with a zero coordinate (``-0.0 == 0.0`` as a key).
     """
-    if pos[0] == 0.0 or pos[1] == 0.0:
-        return _terrain_candidates_of(bf, pos, allowance, radius, directions, fractions)
     key = ("moves", pos, allowance, radius, directions, tuple(fractions))
-    memo = bf.index.memo
-    found: tuple[Point, ...] | None = memo.get(key)
+    found: tuple[Point, ...] | None = bf.index.memo.get(key) if pos[0] and pos[1] else None
     if found is None:
         found = _terrain_candidates_of(bf, pos, allowance, radius, directions, fractions)
-        memo.put(key, found)
+        if pos[0] and pos[1]:
+            bf.index.memo.put(key, found)
     return found
 
 
 def _terrain_candidates_of(
-    bf: Battlefield,
-    pos: Point,
-    allowance: float,
-    radius: float,
-    directions: int,
-    fractions: Sequence[float],
+    bf: Battlefield, pos: Point, allowance: float, radius: float, directions: int, fractions: Any
 ) -> tuple[Point, ...]:
     out: list[Point] = []
     seen: set[tuple[int, int]] = set()
@@ -415,21 +408,6 @@ def _terrain_candidates_of(
     return tuple(out)
 
 
-@lru_cache(maxsize=32)
-def _lattice(max_dist: float, step: float) -> tuple[tuple[float, float, float], ...]:
-    """Offsets ``(dx, dy, length)`` of a square lattice inside a disc, nearest first."""
-    n = int(max_dist / step) + 1
-    pts = []
-    for i in range(-n, n + 1):
-        for j in range(-n, n + 1):
-            dx, dy = i * step, j * step
-            length = math.hypot(dx, dy)
-            if length <= max_dist + EPS:
-                pts.append((round(length, 9), math.atan2(dy, dx), dx, dy))
-    pts.sort()
-    return tuple((dx, dy, length) for length, _, dx, dy in pts)
-
-
 def duck_back_destination(
     bf: Battlefield,
     pos: Point,
@@ -467,7 +445,7 @@ def duck_back_destination(
     best: Point | None = None
     best_len = math.inf
     best_away = -math.inf
-    for dx, dy, length in _lattice(float(max_dist), float(step)):
+    for dx, dy, length in lattice_offsets(float(max_dist), float(step)):
         if length > best_len + EPS:
             break
         c = (pos[0] + dx, pos[1] + dy)

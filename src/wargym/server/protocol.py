@@ -291,7 +291,7 @@ def _skirmish(
 
 def _rules_choice(battle: Any, legal: list[Any], rng: np.random.Generator) -> Any:
     """The rules' NP procedure (§22.4) for the side deciding now."""
-    from wargym.envs.no_quarter.solo import rules_opponent
+    from wargym.envs.no_quarter.opponents import rules_opponent
 
     return rules_opponent(battle, legal, rng)
 

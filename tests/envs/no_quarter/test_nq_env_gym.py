@@ -11,7 +11,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from wargym.envs.no_quarter.codec import WAIT
-from wargym.envs.no_quarter.solo import NoQuarterSkirmishEnv, rules_opponent, scripted_opponent
+from wargym.envs.no_quarter.opponents import rules_opponent, scripted_opponent
+from wargym.envs.no_quarter.solo import NoQuarterSkirmishEnv
 from wargym.rules.errors import IllegalActionError
 from wargym.rules.no_quarter import game
 
