@@ -59,6 +59,9 @@ class Args:
     """Entropy bonus."""
     vf_coef: float = 0.5
     """Value loss weight."""
+    policy: Literal["MultiInputPolicy", "ActionFeaturePolicy"] = "MultiInputPolicy"
+    """sb3-contrib's policy, or ``ActionFeaturePolicy`` (agents/neural/af_policy.py: a shared
+    per-action head over the ``action_features`` block; needs ``action_features: true``)."""
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
     """Hidden sizes of the actor and of the critic MLP."""
     activation: Literal["tanh", "relu"] = "tanh"
@@ -177,8 +180,13 @@ def main(args: Args) -> dict[str, float]:
     if args.resume:
         model = MaskablePPO.load(args.resume, env=venv, device="cpu", tensorboard_log=tb_dir)
     else:
+        policy: Any = args.policy
+        if policy == "ActionFeaturePolicy":
+            from wargym.agents.neural.af_policy import ActionFeaturePolicy
+
+            policy = ActionFeaturePolicy
         model = MaskablePPO(
-            "MultiInputPolicy",
+            policy,
             venv,
             learning_rate=args.learning_rate,
             n_steps=args.n_steps,

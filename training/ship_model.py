@@ -33,11 +33,13 @@ class Args:
 
 
 def main(args: Args) -> dict[str, str]:
+    import gymnasium
     import torch
     from sb3_contrib import MaskablePPO
 
+    import wargym.envs  # noqa: F401 - registers the ids
+    from wargym.agents.envspecs import resolve_callables
     from wargym.envs.no_quarter.codec import ACTION_VERSION
-    from wargym.envs.no_quarter.encoding import OBS_VERSION
 
     train_args = yaml.safe_load((Path(args.run_dir) / "args.yaml").read_text(encoding="utf-8"))
     model = MaskablePPO.load(args.checkpoint, device="cpu")
@@ -52,10 +54,13 @@ def main(args: Args) -> dict[str, str]:
         files["onnx"] = str(export_onnx(model, out.with_suffix(".onnx")))
     env_kwargs = {k: v for k, v in train_args["env_kwargs"].items()
                   if k not in ("reward_shaping", "opponent")}  # fmt: skip
+    env = gymnasium.make(train_args["env_id"], **resolve_callables(env_kwargs))
+    obs_version = env.unwrapped.encoder.version  # "nq-obs-v1", "+nq-af-v1" with action_features
+    env.close()
     meta = {
         "env_id": train_args["env_id"],
         "env_kwargs": env_kwargs,
-        "observation_version": OBS_VERSION,
+        "observation_version": obs_version,
         "action_version": ACTION_VERSION,
         "algorithm": "sb3_contrib.MaskablePPO (MultiInputPolicy)",
         "trained_steps": int(model.num_timesteps),

@@ -35,6 +35,8 @@ class MaskedPolicy(torch.nn.Module):
         features = self.policy.extract_features(obs, self.policy.pi_features_extractor)
         latent = self.policy.mlp_extractor.forward_actor(features)
         logits = self.policy.action_net(latent)
+        if hasattr(self.policy, "af_logits"):  # af_policy.ActionFeaturePolicy
+            logits = logits + self.policy.af_logits(latent, observation)
         masked = torch.where(action_mask > 0.5, logits, torch.full_like(logits, -1e8))
         return torch.argmax(masked, dim=1), masked
 

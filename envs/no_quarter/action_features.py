@@ -11,7 +11,11 @@ indices that end 3" apart, one in woods). Rows (:data:`ACTION_FEATURES`):
 * ``reach``: the share of enemies in sight within the acting mech's longest operable ranged
   weapon from that point (no line of sight test);
 * ``weakness``: for actions that name an enemy mech (fire, charge, melee), 1 minus its armour
-  fraction.
+  fraction;
+* ``exposed``: the share of enemies in sight with a line of sight to that point (§17.1; only
+  own mechs and enemies in sight block lines, so unseen bases stay unseen);
+* ``covered``: the share of enemies in sight for which the point, so seen, would be in cover
+  (§17.2; woods count only for a mech that has not moved).
 
 Zero for indices that are not legal now. Only the deciding side's legal options, its own mech,
 the terrain and the enemies it sees are used, so the block reveals nothing hidden.
@@ -26,12 +30,14 @@ import numpy as np
 
 from wargym.rules.no_quarter.actions import FireFirst, FreeMove, Move, Stay
 from wargym.rules.no_quarter.geometry import distance
+from wargym.rules.no_quarter.perception import bodies
+from wargym.rules.no_quarter.sight import in_cover, sight
 from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.terrain import is_concealed
 
 AF_VERSION = "nq-af-v1"
 """Version of the per-action feature block."""
-ACTION_FEATURES = ("concealed", "gap", "reach", "weakness")
+ACTION_FEATURES = ("concealed", "gap", "reach", "weakness", "exposed", "covered")
 """Feature rows of the block, in order."""
 TABLE_SIZE = 36.0
 """Inches that scale ``gap``."""
@@ -45,8 +51,14 @@ def action_features(
     if not table:
         return out
     mechs = battle.mechs
-    enemies = [mechs[i].pos for i in seen if i in mechs and mechs[i].removed is None]
+    foes = [mechs[i] for i in sorted(seen) if i in mechs and mechs[i].removed is None]
+    enemies = [m.pos for m in foes]
     bf = battle.battlefield
+    viewer = None if battle.decision is None else battle.decision.side
+    known = [  # own mechs, enemies in sight and wrecks block lines; unseen bases do not
+        b for b in bodies(battle) if b.id in seen or b.id not in mechs or mechs[b.id].side is viewer
+    ]
+    radius = battle.options.base_radius
     reach_of: dict[int, float] = {}
     for index, action in table.items():
         point = None
@@ -73,6 +85,17 @@ def action_features(
                     )
                 reach = reach_of[mech_id]
                 out[2, index] = sum(1 for g in gaps if g <= reach) / len(gaps)
+                moved = isinstance(action, Move | FreeMove) or mechs[mech_id].moved > 0
+                exposed = covered = 0
+                for foe in foes:
+                    line = sight(bf, foe.pos, point, observer_id=foe.id, target_id=mech_id,
+                                 bodies=known, observer_has_ews=foe.has_functioning_ews,
+                                 base_radius=radius)  # fmt: skip
+                    if line.visible:
+                        exposed += 1
+                        covered += in_cover(bf, line, point, target_moved=moved)
+                out[4, index] = exposed / len(foes)
+                out[5, index] = covered / len(foes)
             else:
                 out[1, index] = 1.0
         target = getattr(action, "target", None)

@@ -22,7 +22,8 @@ def test_shipped_model_sidecar_matches_the_env_layouts() -> None:
 
     meta = json.loads(_require(".json").read_text())
     assert meta["env_id"] == "wargym/NoQuarter-Skirmish-v0"
-    assert meta["observation_version"] == OBS_VERSION
+    expected = OBS_VERSION + ("+nq-af-v1" if meta["env_kwargs"].get("action_features") else "")
+    assert meta["observation_version"] == expected
     assert meta["action_version"] == ACTION_VERSION
     assert "reward_shaping" not in meta["env_kwargs"]
 
