@@ -78,4 +78,5 @@ def test_training_flags_override_presets_and_unknown_flags_fail(tmp_path: Path) 
 
 def test_training_entry_rejects_unknown_scripts(capsys: pytest.CaptureFixture[str]) -> None:
     assert entry_main(["no_such_script"]) == 2
-    assert "usage" in capsys.readouterr().out
+    err = capsys.readouterr().err
+    assert "usage" in err and "unknown script 'no_such_script'" in err
