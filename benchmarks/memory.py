@@ -26,17 +26,15 @@ Run: ``python benchmarks/memory.py [--steps N] [--vec-envs 8] [--json out.json] 
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import os
-import platform
 import resource
 import subprocess
 import sys
 import time
-from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+import _common
 
 REFERENCE = "CartPole-v1"
 SKIRMISH = "wargym/NoQuarter-Skirmish-v0"
@@ -203,47 +201,30 @@ def measure(
         )
         vecs.append(row)
         print(f"  {env_id} x{vec_envs}: {row['total_peak_rss_mb']:.0f} MB", file=sys.stderr)
+    fields = {
+        "steps": steps,
+        "max_seconds": max_seconds,
+        "vec_steps": vec_steps,
+        "seed": seed,
+        "peak_source": "VmHWM" if status_kb("VmHWM") is not None else "ru_maxrss",
+    }
     return {
-        "meta": {
-            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "cpu_count": os.cpu_count(),
-            "steps": steps,
-            "max_seconds": max_seconds,
-            "vec_steps": vec_steps,
-            "seed": seed,
-            "peak_source": "VmHWM" if status_kb("VmHWM") is not None else "ru_maxrss",
-            "versions": {
-                p: _version(p)
-                for p in ("wargym", "gymnasium", "numpy", "stable_baselines3", "sb3_contrib")
-            },
-            "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
-        },
+        "meta": _common.meta(
+            fields, ("wargym", "gymnasium", "numpy", "stable_baselines3", "sb3_contrib")
+        ),
         "references": {"single": REFERENCE},
         "single_env": singles,
         "subproc_vec_env": vecs,
     }
 
 
-def _version(package: str) -> str | None:
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return None
-
-
-def _mb(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.0f}"
-
-
 def markdown(report: dict[str, Any]) -> str:
     """The report as two Markdown tables (plus a line of run details)."""
-    meta = report["meta"]
+    info = report["meta"]
     lines = [
-        f"Run {meta['date']}, Python {meta['python']}, {meta['cpu_count']} CPUs; one fresh "
-        f"process per row; up to {meta['steps']} random legal steps per env; peaks from "
-        f"{meta['peak_source']}; MB = 2^20 bytes.",
+        f"{_common.run_line(info)}; one fresh "
+        f"process per row; up to {info['steps']} random legal steps per env; peaks from "
+        f"{info['peak_source']}; MB = 2^20 bytes.",
         "",
         "| env | steps | RSS after imports, MB | peak RSS, MB | env's share, MB | × CartPole-v1 |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
@@ -264,7 +245,7 @@ def markdown(report: dict[str, Any]) -> str:
             lines.append(
                 f"| {row['env']} | {row['n_envs']} | {row['steps_per_env']} "
                 f"| {row['parent_peak_rss_mb']:.0f} | {sum(row['worker_peak_rss_mb']):.0f} "
-                f"| {row['total_peak_rss_mb']:.0f} | {_mb(row['total_pss_mb'])} |"
+                f"| {row['total_peak_rss_mb']:.0f} | {_common.number(row['total_pss_mb'], 0)} |"
             )
     return "\n".join(lines) + "\n"
 
@@ -288,19 +269,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any] | None:
     parser.add_argument("--vec-steps", type=int, default=100, help="vector steps (each copy)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", help="single-env rows only for ids containing this text")
-    parser.add_argument("--json", type=Path, help="write the report as JSON here")
-    parser.add_argument("--md", type=Path, help="write the Markdown tables here")
+    _common.add_output_args(parser, "tables")
     args = parser.parse_args(argv)
     vec_ids = [i.strip() for i in args.vec_ids.split(",") if i.strip()]
     report = measure(
         args.steps, args.max_seconds, vec_ids, args.vec_envs, args.vec_steps, args.seed, args.only
     )
-    table = markdown(report)
-    print(table, end="")
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
-    if args.md:
-        args.md.write_text(table)
+    _common.emit(report, markdown(report), args)
     return report
 
 

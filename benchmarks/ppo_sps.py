@@ -24,17 +24,13 @@ Run: ``python benchmarks/ppo_sps.py [--envs skirmish,...] [--vec dummy,subproc]
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
-import os
-import platform
 import statistics
 import sys
 import time
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import _common
 import gymnasium
 import yaml
 from stable_baselines3.common.callbacks import BaseCallback
@@ -206,40 +202,22 @@ def measure(
             }
         )
     return {
-        "meta": {
-            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "cpu_count": os.cpu_count(),
-            "rounds": rounds,
-            "steps": steps,
-            "warmup": warmup,
-            "hyper": hyper,
-            "versions": {
-                p: _version(p)
-                for p in ("wargym", "torch", "stable_baselines3", "sb3_contrib", "gymnasium")
-            },
-            "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
-        },
+        "meta": _common.meta(
+            {"rounds": rounds, "steps": steps, "warmup": warmup, "hyper": hyper},
+            ("wargym", "torch", "stable_baselines3", "sb3_contrib", "gymnasium"),
+        ),
         "references": {"cartpole": REFERENCE},
         "results": results,
     }
 
 
-def _version(package: str) -> str | None:
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return None
-
-
 def markdown(report: dict[str, Any]) -> str:
     """The report as a Markdown table (plus a line of run details)."""
-    meta, hyper = report["meta"], report["meta"]["hyper"]
+    info, hyper = report["meta"], report["meta"]["hyper"]
     lines = [
-        f"Run {meta['date']}, Python {meta['python']}, {meta['cpu_count']} CPUs, "
-        f"{meta['rounds']} round(s) of {meta['steps']} steps after a warm-up of "
-        f"{meta['warmup'] or 'one rollout'}; MaskablePPO, net {hyper['net_arch']} "
+        f"{_common.run_line(info)}, "
+        f"{info['rounds']} round(s) of {info['steps']} steps after a warm-up of "
+        f"{info['warmup'] or 'one rollout'}; MaskablePPO, net {hyper['net_arch']} "
         f"{hyper['activation']}, n_steps {hyper['n_steps']}, batch {hyper['batch_size']}, "
         f"{hyper['n_epochs']} epochs; medians.",
         "",
@@ -249,14 +227,11 @@ def markdown(report: dict[str, Any]) -> str:
     ]
     for row in report["results"]:
         target = row["target_steps_per_second"]
-        verdict = (
-            "" if target is None
-            else f"≥ {target:,.0f}/s ({'met' if row['target_met'] else 'not met'})"
-        )  # fmt: skip
+        cell = _common.verdict(target, row["target_met"], ",.0f", "/s")
         lines.append(
             f"| {row['env']} | {row['vec_env']}×{row['n_envs']} | {row['torch_threads']} "
             f"| {row['steps_per_second']:,.0f} | {row['rollout_steps_per_second']:,.0f} "
-            f"| {row['update_share']:.0%} | {row['ratio_cartpole']:.3f} | {verdict} |"
+            f"| {row['update_share']:.0%} | {row['ratio_cartpole']:.3f} | {cell} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -279,8 +254,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--config", type=Path, default=PRESET, help="training preset (YAML)")
     parser.add_argument("--n-steps", type=int, help="override the preset's rollout length")
     parser.add_argument("--batch-size", type=int, help="override the preset's minibatch size")
-    parser.add_argument("--json", type=Path, help="write the report as JSON here")
-    parser.add_argument("--md", type=Path, help="write the Markdown table here")
+    _common.add_output_args(parser)
     args = parser.parse_args(argv)
     envs, vecs = _csv(args.envs), _csv(args.vec)
     for name in envs:
@@ -296,12 +270,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         envs, vecs, [int(t) for t in _csv(args.threads)], args.n_envs, args.steps,
         args.warmup, args.rounds, hyper,
     )  # fmt: skip
-    table = markdown(report)
-    print(table, end="")
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
-    if args.md:
-        args.md.write_text(table)
+    _common.emit(report, markdown(report), args)
     return report
 
 

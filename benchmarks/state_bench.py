@@ -21,29 +21,19 @@ Run: ``python benchmarks/state_bench.py [--seconds S] [--rounds R] [--json out.j
 
 from __future__ import annotations
 
-import argparse
 import copy
-import datetime
-import importlib
 import json
-import os
-import platform
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import metadata
-from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # connect_four imports pygame
+import _common
+import numpy as np
 
-import numpy as np  # noqa: E402
+from wargym.rules.dice import RandomDice
 
-from wargym.rules.dice import RandomDice  # noqa: E402
-
-CONNECT_FOUR = "connect_four_v3"
 NUMPY = "numpy 6x7 int8 copy"
 TARGETS: dict[str, float] = {"no_quarter/clone": 100_000.0}
 """Issue 9's targets, in operations per second."""
@@ -170,12 +160,8 @@ def build_rows(points: tuple[int, ...], seed: int, only: str | None) -> tuple[li
             Row(f"{system}/to_json", system, "json.dumps(to_dict())", states, _to_json),
             Row(f"{system}/from_json", system, "from_dict(json.loads())", texts, load),
         ]
-    missing = []
-    try:
-        module = importlib.import_module(f"pettingzoo.classic.{CONNECT_FOUR}")
-    except ImportError as error:  # pygame missing: pip install -c constraints.txt pygame-ce
-        missing.append(f"{CONNECT_FOUR}: {error}")
-    else:
+    module, missing = _common.import_connect_four()
+    if module is not None:
         env = module.env()
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
@@ -183,7 +169,7 @@ def build_rows(points: tuple[int, ...], seed: int, only: str | None) -> tuple[li
             obs, *_ = env.last()
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         rows.append(
-            Row(CONNECT_FOUR, "reference", "board + agent dicts", [env.unwrapped], _c4_copy)
+            Row(_common.CONNECT_FOUR, "reference", "board + agent dicts", [env.unwrapped], _c4_copy)
         )
     board = np.zeros((6, 7), dtype=np.int8)
     rows.append(Row(NUMPY, "reference", "ndarray.copy()", [board], np.ndarray.copy))
@@ -224,22 +210,24 @@ def measure(
     rows, missing = build_rows(points, seed, only)
     for row in rows:  # warm-up: first-call caches, lazy imports
         _time(row, min(0.1, seconds))
-    ratios: dict[str, dict[str, list[float]]] = {r.name: {} for r in rows}
-    for _ in range(rounds):
-        this_round = {}
-        for row in rows:
-            calls, elapsed = _time(row, seconds)
-            row.calls += calls
-            row.ops.append(calls / elapsed)
-            this_round[row.name] = calls / elapsed
-        for row in rows:
-            mine = this_round[row.name]
-            refs = {"numpy": NUMPY, "connect_four": CONNECT_FOUR}
-            if row.operation == "clone()":
-                refs["deepcopy"] = f"{row.system}/deepcopy"
-            for key, ref in refs.items():
-                if ref in this_round:
-                    ratios[row.name].setdefault(key, []).append(mine / this_round[ref])
+
+    def rate(row: Row) -> float:
+        calls, elapsed = _time(row, seconds)
+        row.calls += calls
+        row.ops.append(calls / elapsed)
+        return calls / elapsed
+
+    def refs(name: str) -> dict[str, str]:
+        row = by_name[name]
+        found = {"numpy": NUMPY, "connect_four": _common.CONNECT_FOUR}
+        if row.operation == "clone()":
+            found["deepcopy"] = f"{row.system}/deepcopy"
+        return found
+
+    by_name = {row.name: row for row in rows}
+    ratios = _common.ratios_by_round(
+        _common.rates_by_round(rows, rounds, lambda r: r.name, rate), refs
+    )
     results = []
     for row in rows:
         r = ratios[row.name]
@@ -259,98 +247,63 @@ def measure(
                     if row.name.endswith("from_json")
                     else None
                 ),  # fmt: skip
-                "ratio_numpy_copy": statistics.median(r["numpy"]) if "numpy" in r else None,
-                "ratio_connect_four": (
-                    statistics.median(r["connect_four"]) if "connect_four" in r else None
-                ),
-                "speedup_vs_deepcopy": (
-                    statistics.median(r["deepcopy"]) if "deepcopy" in r else None
-                ),
+                "ratio_numpy_copy": _common.median_or_none(r.get("numpy", [])),
+                "ratio_connect_four": _common.median_or_none(r.get("connect_four", [])),
+                "speedup_vs_deepcopy": _common.median_or_none(r.get("deepcopy", [])),
                 "target_ops_per_second": target,
                 "target_met": None if target is None else ops >= target,
             }
         )
     return {
-        "meta": {
-            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "cpu_count": os.cpu_count(),
-            "seconds_per_round": seconds,
-            "rounds": rounds,
-            "seed": seed,
-            "points": list(points),
-            "versions": {p: _version(p) for p in ("wargym", "pettingzoo", "numpy")},
-            "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
-        },
-        "references": {"connect_four": CONNECT_FOUR, "numpy": NUMPY},
+        "meta": _common.meta(
+            {"seconds_per_round": seconds, "rounds": rounds, "seed": seed, "points": list(points)},
+            ("wargym", "pettingzoo", "numpy"),
+        ),
+        "references": {"connect_four": _common.CONNECT_FOUR, "numpy": NUMPY},
         "missing_references": missing,
         "results": results,
     }
 
 
-def _version(package: str) -> str | None:
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return None
-
-
-def _fmt(value: float | None, digits: int) -> str:
-    return "n/a" if value is None else f"{value:.{digits}f}"
-
-
 def markdown(report: dict[str, Any]) -> str:
     """The report as a Markdown table (plus a line of run details)."""
-    meta = report["meta"]
+    info = report["meta"]
     lines = [
-        f"Run {meta['date']}, Python {meta['python']}, {meta['cpu_count']} CPUs, "
-        f"{meta['rounds']} round(s) of {meta['seconds_per_round']} s per row, states after "
-        f"{meta['points']} random-legal decisions; medians.",
+        f"{_common.run_line(info)}, "
+        f"{info['rounds']} round(s) of {info['seconds_per_round']} s per row, states after "
+        f"{info['points']} random-legal decisions; medians.",
         "",
         "| state | operation | ops/s | JSON bytes | × deepcopy | × connect_four_v3 "
         "| × numpy copy | target |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
+    number = _common.number
     for row in report["results"]:
         target = row["target_ops_per_second"]
-        verdict = (
-            "" if target is None
-            else f"≥ {target:,.0f}/s ({'met' if row['target_met'] else 'not met'})"
-        )  # fmt: skip
+        cell = _common.verdict(target, row["target_met"], ",.0f", "/s")
         size = row["json_bytes"]
         lines.append(
             f"| {row['system']} | {row['operation']} | {row['ops_per_second']:,.0f} "
-            f"| {'' if size is None else f'{size:,.0f}'} | {_fmt(row['speedup_vs_deepcopy'], 1)} "
-            f"| {_fmt(row['ratio_connect_four'], 3)} | {_fmt(row['ratio_numpy_copy'], 4)} "
-            f"| {verdict} |"
+            f"| {'' if size is None else f'{size:,.0f}'} | {number(row['speedup_vs_deepcopy'], 1)} "
+            f"| {number(row['ratio_connect_four'], 3)} | {number(row['ratio_numpy_copy'], 4)} "
+            f"| {cell} |"
         )
-    for line in report["missing_references"]:
-        lines.append(f"\nReference not measured: {line}")
+    lines += _common.missing_lines(report["missing_references"])
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Parse arguments, measure, print the table and write the requested files."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=1.0, help="wall time per row per round")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds; medians are reported")
-    parser.add_argument("--seed", type=int, default=0)
+    parser = _common.timing_parser(__doc__, 1.0, "row")
     parser.add_argument(
         "--points", default="20,60,120", help="decisions played before each snapshot state"
     )
     parser.add_argument("--only", help="measure only systems whose name contains this text")
-    parser.add_argument("--json", type=Path, help="write the report as JSON here")
-    parser.add_argument("--md", type=Path, help="write the Markdown table here")
+    _common.add_output_args(parser)
     args = parser.parse_args(argv)
     points = tuple(int(p) for p in args.points.split(","))
     report = measure(args.seconds, args.rounds, args.seed, points, args.only)
-    table = markdown(report)
-    print(table, end="")
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
-    if args.md:
-        args.md.write_text(table)
+    _common.emit(report, markdown(report), args)
     return report
 
 

@@ -19,29 +19,18 @@ Run: ``python benchmarks/throughput.py [--seconds S] [--rounds R] [--json out.js
 
 from __future__ import annotations
 
-import argparse
-import datetime
-import importlib
-import json
-import os
-import platform
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import metadata
-from pathlib import Path
 from typing import Any
 
-os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # connect_four imports pygame
+import _common
+import gymnasium
+import numpy as np
 
-import gymnasium  # noqa: E402
-import numpy as np  # noqa: E402
+import wargym.envs  # (registers the wargym ids)
 
-import wargym.envs  # noqa: E402  (registers the wargym ids)
-
-CONNECT_FOUR = "connect_four_v3"
 CARTPOLE = "CartPole-v1"
 TARGETS: dict[str, float] = {
     "wargym/NoQuarter-Skirmish-v0": 2.0,
@@ -131,13 +120,11 @@ def build_runners(seed: int, only: str | None) -> tuple[list[Runner], list[str]]
         runners.append(Runner(name, "pettingzoo-aec", aec_runner(module.env, seed)))
     if only:
         runners = [r for r in runners if only in r.name]
-    missing = []
-    try:
-        connect_four = importlib.import_module(f"pettingzoo.classic.{CONNECT_FOUR}")
-    except ImportError as error:  # pygame missing: pip install -c constraints.txt pygame-ce
-        missing.append(f"{CONNECT_FOUR}: {error}")
-    else:
-        runners.append(Runner(CONNECT_FOUR, "pettingzoo-aec", aec_runner(connect_four.env, seed)))
+    connect_four, missing = _common.import_connect_four()
+    if connect_four is not None:
+        runners.append(
+            Runner(_common.CONNECT_FOUR, "pettingzoo-aec", aec_runner(connect_four.env, seed))
+        )
 
     def cartpole() -> gymnasium.Env:
         return gymnasium.make(CARTPOLE)
@@ -151,23 +138,21 @@ def measure(seconds: float, rounds: int, seed: int, only: str | None = None) -> 
     runners, missing = build_runners(seed, only)
     for runner in runners:  # warm-up: first-call caches, lazy imports
         runner.run(min(0.2, seconds))
-    ratios: dict[str, dict[str, list[float]]] = {r.name: {"c4": [], "cp": []} for r in runners}
-    for _ in range(rounds):
-        this_round = {}
-        for runner in runners:
-            steps, episodes, elapsed = runner.run(seconds)
-            runner.steps += steps
-            runner.episodes += episodes
-            runner.sps.append(steps / elapsed)
-            this_round[runner.name] = steps / elapsed
-        for runner in runners:
-            if CONNECT_FOUR in this_round:
-                ratios[runner.name]["c4"].append(this_round[runner.name] / this_round[CONNECT_FOUR])
-            ratios[runner.name]["cp"].append(this_round[runner.name] / this_round[CARTPOLE])
+
+    def rate(runner: Runner) -> float:
+        steps, episodes, elapsed = runner.run(seconds)
+        runner.steps += steps
+        runner.episodes += episodes
+        runner.sps.append(steps / elapsed)
+        return steps / elapsed
+
+    per_round = _common.rates_by_round(runners, rounds, lambda r: r.name, rate)
+    ratios = _common.ratios_by_round(
+        per_round, lambda _: {"c4": _common.CONNECT_FOUR, "cp": CARTPOLE}
+    )
     results = []
     for runner in runners:
-        c4 = ratios[runner.name]["c4"]
-        ratio_c4 = statistics.median(c4) if c4 else None
+        ratio_c4 = _common.median_or_none(ratios[runner.name].get("c4", []))
         target = TARGETS.get(runner.name)
         results.append(
             {
@@ -184,72 +169,46 @@ def measure(seconds: float, rounds: int, seed: int, only: str | None = None) -> 
             }
         )
     return {
-        "meta": {
-            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-            "python": platform.python_version(),
-            "platform": platform.platform(),
-            "cpu_count": os.cpu_count(),
-            "seconds_per_round": seconds,
-            "rounds": rounds,
-            "seed": seed,
-            "versions": {p: _version(p) for p in ("wargym", "gymnasium", "pettingzoo", "numpy")},
-            "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
-        },
-        "references": {"connect_four": CONNECT_FOUR, "cartpole": CARTPOLE},
+        "meta": _common.meta(
+            {"seconds_per_round": seconds, "rounds": rounds, "seed": seed},
+            ("wargym", "gymnasium", "pettingzoo", "numpy"),
+        ),
+        "references": {"connect_four": _common.CONNECT_FOUR, "cartpole": CARTPOLE},
         "missing_references": missing,
         "results": results,
     }
 
 
-def _version(package: str) -> str | None:
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:
-        return None
-
-
 def markdown(report: dict[str, Any]) -> str:
     """The report as a Markdown table (plus a line of run details)."""
-    meta = report["meta"]
+    info = report["meta"]
     lines = [
-        f"Run {meta['date']}, Python {meta['python']}, {meta['cpu_count']} CPUs, "
-        f"{meta['rounds']} round(s) of {meta['seconds_per_round']} s per env; medians.",
+        f"{_common.run_line(info)}, "
+        f"{info['rounds']} round(s) of {info['seconds_per_round']} s per env; medians.",
         "",
         "| env | API | steps/s | episodes | × connect_four_v3 | × CartPole-v1 | target |",
         "| --- | --- | ---: | ---: | ---: | ---: | --- |",
     ]
+    number = _common.number
     for row in report["results"]:
-        c4 = row["ratio_connect_four"]
         target = row["target_ratio_connect_four"]
-        verdict = (
-            "" if target is None else f"≥ {target:g}× ({'met' if row['target_met'] else 'not met'})"
-        )
+        cell = _common.verdict(target, row["target_met"], "g", "×")
         lines.append(
             f"| {row['env']} | {row['api']} | {row['steps_per_second']:,.0f} | {row['episodes']} "
-            f"| {'n/a' if c4 is None else f'{c4:.3f}'} | {row['ratio_cartpole']:.4f} | {verdict} |"
+            f"| {number(row['ratio_connect_four'], 3)} | {row['ratio_cartpole']:.4f} | {cell} |"
         )
-    for line in report["missing_references"]:
-        lines.append(f"\nReference not measured: {line}")
+    lines += _common.missing_lines(report["missing_references"])
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Parse arguments, measure, print the table and write the requested files."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="wall time per env per round")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds; medians are reported")
-    parser.add_argument("--seed", type=int, default=0)
+    parser = _common.timing_parser(__doc__, 2.0, "env")
     parser.add_argument("--only", help="measure only envs whose name contains this text")
-    parser.add_argument("--json", type=Path, help="write the report as JSON here")
-    parser.add_argument("--md", type=Path, help="write the Markdown table here")
+    _common.add_output_args(parser)
     args = parser.parse_args(argv)
     report = measure(args.seconds, args.rounds, args.seed, args.only)
-    table = markdown(report)
-    print(table, end="")
-    if args.json:
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
-    if args.md:
-        args.md.write_text(table)
+    _common.emit(report, markdown(report), args)
     return report
 
 

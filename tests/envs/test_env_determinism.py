@@ -7,7 +7,7 @@ observation, mask, reward, flag and info (events included) is hashed. Two fresh 
 processes with different ``PYTHONHASHSEED`` values play every env (one process each, all envs
 in it) and must give the same hashes as each other and as this process.
 
-Short battles (the kwargs of tests/envs/test_registry.py's ``fast``) keep each rollout under
+Short battles (``fast`` of tests/envs/env_cases.py) keep each rollout under
 about 2 s. Run ``python tests/envs/test_env_determinism.py`` to print the hashes as JSON.
 """
 
@@ -20,29 +20,16 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import gymnasium
 import numpy as np
 import pytest
 
-import wargym.envs  # noqa: F401  (registers the ids)
-from wargym.envs import PETTINGZOO_ENVS, pettingzoo_module
+sys.path.insert(0, str(Path(__file__).parent))
+from env_cases import cases, fast, feed, pick  # noqa: E402
 
-NQ_MISSION_FAST = {"max_turns": 2, "max_mechs": 12}
-FAST_KWARGS: dict[str, dict[str, Any]] = {
-    "wargym/PentagonWar-Duel-v0": {"max_turns": 2},
-    "wargym/StarshipCombat-Duel-v0": {"options": {"max_rounds": 3}},
-    "pentagon_war_v0": {"max_turns": 2},
-    "starship_combat_v0": {"options": {"max_rounds": 3}},
-    "wargym/NoQuarter-Skirmish-v0": {"max_turns": 2, "mechs_per_side": 2},
-    "wargym/NoQuarter-Patrol-v0": NQ_MISSION_FAST,
-    "wargym/NoQuarter-Attack-v0": NQ_MISSION_FAST,
-    "wargym/NoQuarter-Defend-v0": NQ_MISSION_FAST,
-    "wargym/NoQuarter-CestusV-v0": {"max_turns": 1, "max_missions": 1},
-    "no_quarter_v0": {"max_turns": 2, "mechs_per_side": 2},
-}
-"""Small configurations (a copy of tests/envs/test_registry.py's table)."""
+from wargym.envs import pettingzoo_module  # noqa: E402
+
 STEPS = 80
 """Steps (Gymnasium) or agent turns (PettingZoo) per rollout."""
 SPACE_STEPS = 300
@@ -54,59 +41,6 @@ HASH_SEEDS = ("1", "2")
 """``PYTHONHASHSEED`` of the two subprocesses."""
 
 
-def fast(name: str) -> dict[str, Any]:
-    """The small configuration of env ``name`` (empty: its defaults)."""
-    return dict(FAST_KWARGS.get(name, {}))
-
-
-def cases() -> list[str]:
-    """``gym:<id>`` for every wargym Gymnasium id, ``aec:``/``parallel:`` per PettingZoo env."""
-    gym_ids = sorted(i for i in gymnasium.registry if i.startswith("wargym/"))
-    pz = sorted(PETTINGZOO_ENVS)
-    return [f"gym:{i}" for i in gym_ids] + [f"{k}:{n}" for n in pz for k in ("aec", "parallel")]
-
-
-def _default(obj: Any) -> Any:
-    if isinstance(obj, np.generic):
-        return obj.item()
-    return repr(obj)
-
-
-def feed(h: Any, *items: Any) -> None:
-    """Hash ``items``: arrays by dtype, shape and bytes, dicts key by key, the rest as JSON."""
-    for item in items:
-        if isinstance(item, np.ndarray):
-            h.update(f"{item.dtype.str}{item.shape}".encode())
-            h.update(np.ascontiguousarray(item).tobytes())
-        elif isinstance(item, dict):
-            h.update(b"{")
-            for key in sorted(item, key=str):
-                h.update(str(key).encode() + b":")
-                feed(h, item[key])
-            h.update(b"}")
-        elif isinstance(item, (list, tuple)):
-            h.update(b"[")
-            feed(h, *item)
-            h.update(b"]")
-        else:
-            h.update(json.dumps(item, sort_keys=True, default=_default).encode())
-        h.update(b"|")
-
-
-def pick(rng: np.random.Generator, mask: np.ndarray, step: int) -> int:
-    """A legal index of ``mask``; every :data:`ILLEGAL_EVERY` steps an illegal one if any.
-
-    An all-zero mask (a side with nothing to decide in a Parallel env) gives 0.
-    """
-    if not mask.any():
-        return 0
-    if step % ILLEGAL_EVERY == ILLEGAL_EVERY - 1:
-        illegal = np.flatnonzero(mask == 0)
-        if illegal.size:
-            return int(rng.choice(illegal))
-    return int(rng.choice(np.flatnonzero(mask)))
-
-
 def play_gym(env_id: str, seed: int, steps: int = STEPS) -> str:
     """Hash of a masked-random Gymnasium rollout (unseeded resets after each episode)."""
     env = gymnasium.make(env_id, **fast(env_id))
@@ -115,7 +49,7 @@ def play_gym(env_id: str, seed: int, steps: int = STEPS) -> str:
     obs, info = env.reset(seed=seed)
     feed(h, obs, info)
     for step in range(steps):
-        action = pick(rng, obs["action_mask"], step)
+        action = pick(rng, obs["action_mask"], step, ILLEGAL_EVERY)
         obs, reward, terminated, truncated, info = env.step(action)
         feed(h, action, obs, float(reward), terminated, truncated, info)
         if terminated or truncated:
@@ -138,7 +72,9 @@ def play_aec(name: str, seed: int, steps: int = STEPS) -> str:
             env.reset(seed=seed + episode)
         agent = env.agent_selection
         obs, reward, terminated, truncated, info = env.last()
-        action = None if terminated or truncated else pick(rng, obs["action_mask"], step)
+        action = (
+            None if terminated or truncated else pick(rng, obs["action_mask"], step, ILLEGAL_EVERY)
+        )
         feed(h, agent, obs, float(reward), terminated, truncated, info, action)
         env.step(action)
         feed(h, env.rewards, env.terminations, env.truncations)
@@ -158,7 +94,10 @@ def play_parallel(name: str, seed: int, steps: int = STEPS) -> str:
             episode += 1
             observations, infos = env.reset(seed=seed + episode)
             feed(h, "reset", observations, infos)
-        actions = {a: pick(rng, o["action_mask"], step) for a, o in sorted(observations.items())}
+        actions = {
+            a: pick(rng, o["action_mask"], step, ILLEGAL_EVERY)
+            for a, o in sorted(observations.items())
+        }
         observations, rewards, terminations, truncations, infos = env.step(actions)
         feed(h, actions, observations, rewards, terminations, truncations, infos)
     return h.hexdigest()

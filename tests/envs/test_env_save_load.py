@@ -14,46 +14,24 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 import gymnasium
 import numpy as np
 import pytest
 
-import wargym.envs  # noqa: F401  (registers the ids)
-from wargym.envs import PETTINGZOO_ENVS, pettingzoo_module
-from wargym.envs.snapshot import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, digest
-from wargym.rules.errors import StateError
+sys.path.insert(0, str(Path(__file__).parent))
+from env_cases import cases, fast, feed, pick  # noqa: E402
 
-NQ_MISSION_FAST = {"max_turns": 2, "max_mechs": 12}
-FAST_KWARGS: dict[str, dict[str, Any]] = {
-    "wargym/PentagonWar-Duel-v0": {"max_turns": 2},
-    "wargym/StarshipCombat-Duel-v0": {"options": {"max_rounds": 3}},
-    "pentagon_war_v0": {"max_turns": 2},
-    "starship_combat_v0": {"options": {"max_rounds": 3}},
-    "wargym/NoQuarter-Skirmish-v0": {"max_turns": 2, "mechs_per_side": 2},
-    "wargym/NoQuarter-Patrol-v0": NQ_MISSION_FAST,
-    "wargym/NoQuarter-Attack-v0": NQ_MISSION_FAST,
-    "wargym/NoQuarter-Defend-v0": NQ_MISSION_FAST,
-    "wargym/NoQuarter-CestusV-v0": {"max_turns": 1, "max_missions": 1},
-    "no_quarter_v0": {"max_turns": 2, "mechs_per_side": 2},
-}
-"""Small configurations (a copy of tests/envs/test_registry.py's table)."""
+from wargym.envs import pettingzoo_module  # noqa: E402
+from wargym.envs.snapshot import SNAPSHOT_FORMAT, SNAPSHOT_VERSION, digest  # noqa: E402
+from wargym.rules.errors import StateError  # noqa: E402
+
 SEED = 11
 ILLEGAL_EVERY = 7
 """Every this many steps the player tries an illegal action (when there is one)."""
-
-
-def fast(name: str, **extra: Any) -> dict[str, Any]:
-    """The small configuration of env ``name`` with ``extra`` keywords."""
-    return {**FAST_KWARGS.get(name, {}), **extra}
-
-
-def cases() -> list[str]:
-    """``gym:<id>`` for every wargym Gymnasium id, ``aec:``/``parallel:`` per PettingZoo env."""
-    gym_ids = sorted(i for i in gymnasium.registry if i.startswith("wargym/"))
-    pz = sorted(PETTINGZOO_ENVS)
-    return [f"gym:{i}" for i in gym_ids] + [f"{k}:{n}" for n in pz for k in ("aec", "parallel")]
 
 
 def steps_of(case: str) -> tuple[int, int]:
@@ -70,49 +48,11 @@ def build(case: str, **extra: Any) -> Any:
     return (module.env if kind == "aec" else module.parallel_env)(**fast(name, **extra))
 
 
-def _default(obj: Any) -> Any:
-    if isinstance(obj, np.generic):
-        return obj.item()
-    return repr(obj)
-
-
-def feed(h: Any, *items: Any) -> None:
-    """Hash ``items``: arrays by dtype, shape and bytes, dicts key by key, the rest as JSON."""
-    for item in items:
-        if isinstance(item, np.ndarray):
-            h.update(f"{item.dtype.str}{item.shape}".encode())
-            h.update(np.ascontiguousarray(item).tobytes())
-        elif isinstance(item, dict):
-            h.update(b"{")
-            for key in sorted(item, key=str):
-                h.update(str(key).encode() + b":")
-                feed(h, item[key])
-            h.update(b"}")
-        elif isinstance(item, (list, tuple)):
-            h.update(b"[")
-            feed(h, *item)
-            h.update(b"]")
-        else:
-            h.update(json.dumps(item, sort_keys=True, default=_default).encode())
-        h.update(b"|")
-
-
 def record(*items: Any) -> str:
     """One step's record: the hash of everything it returned."""
     h = hashlib.sha256()
     feed(h, *items)
     return h.hexdigest()
-
-
-def pick(rng: np.random.Generator, mask: np.ndarray, step: int) -> int:
-    """A legal index of ``mask``, an illegal one every :data:`ILLEGAL_EVERY` steps."""
-    if not mask.any():
-        return 0
-    if step % ILLEGAL_EVERY == ILLEGAL_EVERY - 1:
-        illegal = np.flatnonzero(mask == 0)
-        if illegal.size:
-            return int(rng.choice(illegal))
-    return int(rng.choice(np.flatnonzero(mask)))
 
 
 class Driver:
@@ -145,7 +85,7 @@ class Driver:
                     move = "reset"
                 else:
                     assert rng is not None
-                    move = pick(rng, self.obs["action_mask"], step)
+                    move = pick(rng, self.obs["action_mask"], step, ILLEGAL_EVERY)
                 if move == "reset":  # unseeded: draws from the env's own np_random
                     self.obs, info = env.reset()
                     records.append(record("reset", self.obs, info))
@@ -162,7 +102,11 @@ class Driver:
                     move = moves[step]
                 else:
                     assert rng is not None
-                    move = None if terminated or truncated else pick(rng, obs["action_mask"], step)
+                    move = (
+                        None
+                        if terminated or truncated
+                        else pick(rng, obs["action_mask"], step, ILLEGAL_EVERY)
+                    )
                 env.step(move)
                 records.append(
                     record(agent, obs, float(reward), terminated, truncated, info, move)
@@ -175,7 +119,10 @@ class Driver:
                     move = moves[step]
                 else:
                     assert rng is not None
-                    move = {a: pick(rng, o["action_mask"], step) for a, o in self.obs.items()}
+                    move = {
+                        a: pick(rng, o["action_mask"], step, ILLEGAL_EVERY)
+                        for a, o in self.obs.items()
+                    }
                 self.obs, *rest = env.step(move)
                 records.append(record(move, self.obs, *rest))
             out_moves.append(move)

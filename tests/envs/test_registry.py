@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -37,29 +38,13 @@ from wargym.envs import (
 )
 from wargym.rules.errors import RulesError
 
+sys.path.insert(0, str(Path(__file__).parent))
+from env_cases import fast  # noqa: E402
+
 GYM_IDS = sorted(GYM_ENVS)
 PZ_NAMES = sorted(PETTINGZOO_ENVS)
 SPACE_IDS = ["wargym/PentagonWar-Duel-v0", "wargym/StarshipCombat-Duel-v0"]
 SPACE_PZ = ["pentagon_war_v0", "starship_combat_v0"]
-NQ_MISSION_FAST = {"max_turns": 2, "max_mechs": 12}
-
-# Short battles keep the suite fast; ids not listed here run with their defaults.
-FAST_KWARGS: dict[str, dict[str, Any]] = {
-    "wargym/PentagonWar-Duel-v0": {"max_turns": 2},
-    "wargym/StarshipCombat-Duel-v0": {"options": {"max_rounds": 3}},
-    "pentagon_war_v0": {"max_turns": 2},
-    "starship_combat_v0": {"options": {"max_rounds": 3}},
-    "wargym/NoQuarter-Skirmish-v0": {"max_turns": 2, "mechs_per_side": 2},
-    "wargym/NoQuarter-Patrol-v0": NQ_MISSION_FAST,
-    "wargym/NoQuarter-Attack-v0": NQ_MISSION_FAST,
-    "wargym/NoQuarter-Defend-v0": NQ_MISSION_FAST,
-    "wargym/NoQuarter-CestusV-v0": {"max_turns": 1, "max_missions": 1},
-    "no_quarter_v0": {"max_turns": 2, "mechs_per_side": 2},
-}
-
-
-def fast(name: str, **extra: Any) -> dict[str, Any]:
-    return {**FAST_KWARGS.get(name, {}), **extra}
 
 
 def rollout(env: gymnasium.Env, seed: int, steps: int = 150) -> list[tuple[Any, ...]]:
