@@ -63,6 +63,19 @@ def test_training_ppo_masked_smoke_gives_a_loadable_checkpoint(tmp_path: Path) -
     assert '"steps": 4096.0' in resumed.stdout
 
 
+def test_training_action_feature_preset_smoke_runs_dagger_and_ppo(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    done = _run(["training.ppo_masked", "--config", "configs/training/nq_skirmish_af.yaml",
+                 "--smoke"], tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert '"dagger_1_student_win_rate"' in done.stdout
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(tmp_path / "final.zip", device="cpu")
+    assert type(model.policy).__name__ == "ActionFeaturePolicy"
+
+
 def test_training_selfplay_smoke_snapshots_and_checkpoint(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     pytest.importorskip("sb3_contrib")
