@@ -44,7 +44,7 @@ class ActionFeaturePolicy(MaskableMultiInputActorCriticPolicy):
         self.af_embed = nn.Sequential(nn.Linear(self.af_rows, self.af_hidden), nn.Tanh())
         self.af_context = nn.Linear(latent, self.af_hidden)
         self.af_bias = nn.Linear(self.af_hidden, 1)
-        self.optimizer = self.optimizer_class(  # again, now that the head exists
+        self.optimizer = self.optimizer_class(  # type: ignore[call-arg]  # now with the head
             self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
         )
 
@@ -58,7 +58,8 @@ class ActionFeaturePolicy(MaskableMultiInputActorCriticPolicy):
         """``(batch, n_actions)``: the per-action term of the logits."""
         embedded = self.af_embed(self.af_block(observation))
         context = self.af_context(latent_pi).unsqueeze(1)
-        return (embedded * context).sum(-1) + self.af_bias(embedded).squeeze(-1)
+        logits: torch.Tensor = (embedded * context).sum(-1) + self.af_bias(embedded).squeeze(-1)
+        return logits
 
     def extract_features(self, obs: Any, features_extractor: Any = None) -> Any:
         """SB3's features; also keeps the observation for :meth:`_get_action_dist_from_latent`."""
