@@ -34,6 +34,7 @@ from wargym.rules.no_quarter.cestus_v_rolls import (
     troll_force,
     troll_position,
 )
+from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx
 from wargym.rules.no_quarter.missions import MissionProgress, Outcome
 from wargym.rules.no_quarter.pef_tables import NpEnemyForce
@@ -57,14 +58,23 @@ def contact_deltas(battle: Battle) -> dict[int, int] | None:
 
 
 def np_force(
-    battle: Battle, count: int, faction: Faction, dice: Dice, role: str = "np"
+    battle: Battle,
+    count: int,
+    faction: Faction,
+    dice: Dice,
+    role: str = "np",
+    *,
+    rules: NoQuarterRules | None = None,
 ) -> NpEnemyForce | None:
-    """What arrives, from the mission's Enemy / Star Army Force table (§27.6)."""
+    """What arrives, from the mission's Enemy / Star Army Force table (§27.6).
+
+    ``rules``: the battle's rule tables, so that only designs offered under its options arrive.
+    """
     mission = cestus_of(battle)
     if mission is None:
         return None
     table = force_table(mission, "np" if role == "np" else "player")
-    return cestus_force(count, faction, dice, table)
+    return cestus_force(count, faction, dice, table, rules=rules)
 
 
 def exit_edges(battle: Battle) -> tuple[str, ...] | None:

@@ -258,14 +258,16 @@ def resolve_contact(ctx: Ctx, marker: PefMarker, triggering: list[int], *, np_mo
     )
     if res.result != "contact" or res.enemies <= 0:
         return
-    force = cestus_play.np_force(battle, res.enemies, Faction(np["faction"]), ctx.dice)
-    if force is None:
+    faction = Faction(np["faction"])
+    force = cestus_play.np_force(battle, res.enemies, faction, ctx.dice, rules=ctx.rules)
+    if force is None:  # designs offered under this battle's rules options (strict mounting)
         force = np_enemy_mechs(
             res.enemies,
-            Faction(np["faction"]),
+            faction,
             ctx.dice,
             enemy_cm=np["morale"],
             mission=_mission_kind(np["mission"]),
+            rules=ctx.rules,
         )
     nearest = min((battle.mechs[i] for i in triggering), key=lambda m: distance(m.pos, marker.pos))
     team = _arrive(ctx, side, force, marker.pos, nearest.pos, "contact")
@@ -428,10 +430,11 @@ def check_reinforcements(ctx: Ctx, blue: int, red: int) -> None:
     if size is None or count <= 0:
         return
     mission: MissionKind = _mission_kind(np["mission"] if is_np else _player_mission(np["mission"]))
-    force = cestus_play.np_force(battle, size.mechs, faction, ctx.dice, "np" if is_np else "player")
+    role = "np" if is_np else "player"
+    force = cestus_play.np_force(battle, size.mechs, faction, ctx.dice, role, rules=ctx.rules)
     if force is None:
         force = reinforcement_force(
-            size, faction, ctx.dice, campaign_morale=morale, mission=mission
+            size, faction, ctx.dice, campaign_morale=morale, mission=mission, rules=ctx.rules
         )
     used: dict[int, dict[str, Any]] = {}
     if not is_np and battle.mission is not None and battle.mission.get("reserve"):
