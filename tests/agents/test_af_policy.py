@@ -48,16 +48,41 @@ def test_af_policy_logits_depend_on_each_actions_own_features() -> None:
     assert bool(moved[column]) and int(moved.sum()) == 1  # weights shared, columns separate
 
 
-def test_af_policy_learns_and_exports_to_onnx_with_identical_actions(tmp_path) -> None:  # noqa: ANN001
-    pytest.importorskip("onnxruntime")
+def test_af_policy_head_is_trained_and_exports_to_onnx_with_identical_actions(
+    tmp_path,  # noqa: ANN001
+) -> None:
+    onnxruntime = pytest.importorskip("onnxruntime")
     from sb3_contrib import MaskablePPO
 
     from wargym.agents.neural.export import export_onnx
 
-    _, model = _model()
-    model.learn(64)
+    env, model = _model()
+    before = model.policy.af_context.weight.detach().clone()
+    model.learn(128)
+    # the optimiser is rebuilt after the head exists: PPO updates the shared head too
+    assert not torch.equal(before, model.policy.af_context.weight.detach())
     model.save(tmp_path / "af.zip")
     loaded = MaskablePPO.load(tmp_path / "af.zip", device="cpu")
     assert type(loaded.policy).__name__ == "ActionFeaturePolicy"
     export_onnx(loaded, tmp_path / "af.onnx", check=20)
-    assert np.isfinite(loaded.policy.af_context.weight.detach().numpy()).all()
+    session = onnxruntime.InferenceSession(str(tmp_path / "af.onnx"))
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    compared = 0
+    for _ in range(40):  # real observations, feature block filled in
+        mask = obs["action_mask"]
+        feed = {
+            "observation": obs["observation"][None],
+            "action_mask": mask[None].astype(np.float32),
+        }
+        onnx_action = int(session.run(["action"], feed)[0][0])
+        torch_action, _ = loaded.predict(
+            {k: v[None] for k, v in obs.items()}, action_masks=mask[None].astype(bool),
+            deterministic=True,
+        )  # fmt: skip
+        assert onnx_action == int(torch_action[0]) and mask[onnx_action]
+        compared += 1
+        obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if terminated or truncated:
+            obs, _ = env.reset()
+    assert compared == 40
