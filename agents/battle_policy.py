@@ -15,6 +15,8 @@ at every decision:
 Decisions the policy has no action for, or whose every legal option falls outside the view
 (a mission's objective or exit choices, a group whose leader is out of view), are taken by
 the book's procedure for the player side (:class:`~wargym.agents.scripted.NoQuarterScripted`).
+A policy trained with the tactician's advice rows (``advisor`` in its sidecar's env kwargs)
+gets them here too, computed over the same local view.
 :attr:`PolicyPlayer.counts` says how many decisions each made; the demo prints it.
 """
 
@@ -28,10 +30,12 @@ from typing import Any
 import numpy as np
 
 from wargym.agents.base import SeededAgent
+from wargym.agents.envspecs import resolve_callables
 from wargym.agents.learned import LearnedAgent
 from wargym.agents.scripted import NoQuarterScripted
 from wargym.envs.no_quarter.codec import ActionCodec, Slots, battle_slots
 from wargym.envs.no_quarter.encoding import ObservationEncoder, visible_enemies
+from wargym.envs.no_quarter.solo import make_advisor
 from wargym.rules.no_quarter.geometry import distance
 from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.vocab import Side
@@ -87,6 +91,7 @@ class PolicyPlayer(SeededAgent):
         self._key = _moves_key(BattleOptions())
         self.codec = ActionCodec(VIEW, 8, 12, BattleOptions(), True, local_slots)
         features = bool(kwargs.get("action_features", False))
+        self.advisor = make_advisor(resolve_callables(kwargs).get("advisor"), features)
         self.encoder = ObservationEncoder(
             VIEW,
             8,
@@ -95,6 +100,7 @@ class PolicyPlayer(SeededAgent):
             slots=local_slots,
             action_table=(lambda b, v: self.codec.table(b)) if features else None,
             n_actions=self.codec.n,
+            advisor=self.advisor,
         )
         self.fallback = NoQuarterScripted(self.rng)
         self.counts: collections.Counter[str] = collections.Counter()
@@ -104,6 +110,8 @@ class PolicyPlayer(SeededAgent):
         super().reset(seed)
         self.fallback = NoQuarterScripted(self.rng)
         self.counts = collections.Counter()
+        if self.advisor is not None:
+            self.advisor.reset()
 
     def act_engine(self, state: Any, legal_actions: Sequence[Any], side: Any) -> Any:
         """The policy's choice in the local view, else the book's procedure."""

@@ -24,7 +24,7 @@ from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.terrain import generate_battlefield
 from wargym.rules.no_quarter.vocab import Faction, Side
 
-CALLABLE_KEYS = ("battle_factory",)
+CALLABLE_KEYS = ("battle_factory", "advisor")
 """Env keyword arguments whose string values name a ``module:attribute`` object."""
 
 

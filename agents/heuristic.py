@@ -341,33 +341,33 @@ class NoQuarterHeuristic(SeededAgent):
 
     def _assign(self, battle: Any, legal: Sequence[Any], mech: Any) -> Any:
         from wargym.rules.no_quarter import actions as a
-        from wargym.rules.no_quarter.sight import in_cover, sight
 
         shots = [o for o in legal if isinstance(o, a.AssignFire)]
         if not shots:
             ends = [o for o in legal if isinstance(o, a.EndFire)]
             return ends[0] if ends else legal[0]
+        return max(shots, key=lambda o: (self.shot_value(battle, mech, o), -o.weapon))
+
+    def shot_value(self, battle: Any, mech: Any, shot: Any) -> float:
+        """Expected worth of assigning ``shot`` (an ``AssignFire``): chance x damage x need."""
+        from wargym.rules.no_quarter.sight import in_cover, sight
+
         bf = battle.battlefield
-        fast = mech.moved >= FAST_MOVING
-
-        def value(o: Any) -> float:
-            target = battle.mechs[o.target]
-            line = sight(
-                bf,
-                mech.pos,
-                target.pos,
-                observer_id=mech.id,
-                target_id=target.id,
-                bodies=self.bodies,
-                observer_has_ews=mech.has_functioning_ews,
-            )
-            cover = in_cover(bf, line, target.pos, target_moved=target.moved > 0)
-            item = mech.design.items[o.weapon]
-            worth = float(item.target) * _expected_loss(item.impact)
-            chance = hit_chance(mech.rep, cover=cover, fast=fast)
-            return chance * worth * (2.0 - _armor_fraction(target))
-
-        return max(shots, key=lambda o: (value(o), -o.weapon))
+        target = battle.mechs[shot.target]
+        line = sight(
+            bf,
+            mech.pos,
+            target.pos,
+            observer_id=mech.id,
+            target_id=target.id,
+            bodies=self.bodies,
+            observer_has_ews=mech.has_functioning_ews,
+        )
+        cover = in_cover(bf, line, target.pos, target_moved=target.moved > 0)
+        item = mech.design.items[shot.weapon]
+        worth = float(item.target) * _expected_loss(item.impact)
+        chance = hit_chance(mech.rep, cover=cover, fast=mech.moved >= FAST_MOVING)
+        return chance * worth * (2.0 - _armor_fraction(target))
 
     def _mech_action(self, battle: Any, legal: Sequence[Any], mech: Any, seen: list[Any]) -> Any:
         from wargym.rules.no_quarter import actions as a

@@ -188,6 +188,15 @@ def main(args: Args) -> dict[str, float]:
             from wargym.agents.neural.af_policy import ActionFeaturePolicy
 
             policy = ActionFeaturePolicy
+        kwargs = policy_kwargs(args.net_arch, args.activation)
+        if policy is not args.policy:  # the feature block's rows (advice rows included)
+            import gymnasium
+
+            from wargym.agents.envspecs import resolve_callables
+
+            probe = gymnasium.make(args.env_id, **resolve_callables(args.env_kwargs))
+            kwargs["af_rows"] = int(probe.unwrapped.encoder.af_rows)  # type: ignore[attr-defined]
+            probe.close()
         model = MaskablePPO(
             policy,
             venv,
@@ -200,7 +209,7 @@ def main(args: Args) -> dict[str, float]:
             clip_range=args.clip_range,
             ent_coef=args.ent_coef,
             vf_coef=args.vf_coef,
-            policy_kwargs=policy_kwargs(args.net_arch, args.activation),
+            policy_kwargs=kwargs,
             tensorboard_log=tb_dir,
             seed=args.seed,
             device="cpu",

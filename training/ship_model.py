@@ -62,7 +62,7 @@ def main(args: Args) -> dict[str, str]:
         "env_kwargs": env_kwargs,
         "observation_version": obs_version,
         "action_version": ACTION_VERSION,
-        "algorithm": "sb3_contrib.MaskablePPO (MultiInputPolicy)",
+        "algorithm": f"sb3_contrib.MaskablePPO ({type(model.policy).__name__})",
         "trained_steps": int(model.num_timesteps),
         "source_checkpoint": args.checkpoint,
     }

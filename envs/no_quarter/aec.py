@@ -223,7 +223,7 @@ class HeadToHeadCore(SkirmishCore, SidesAsAgents):
         config = {**core_config(self), "agents": list(AGENTS)}
         state = open_snapshot(self, data, config)
         state_keys("snapshot.state", state, (*CORE_KEYS, *keys))
-        parts = parse_core(state)
+        parts = parse_core(state, self.advisor)
         return state, lambda: apply_core(self, parts)
 
     def state(self) -> np.ndarray:

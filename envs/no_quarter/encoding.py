@@ -196,11 +196,16 @@ class ObservationEncoder:
         slots: SlotsFn | None = None,
         action_table: ActionTable | None = None,
         n_actions: int = 0,
+        advisor: Any = None,
     ) -> None:
         self.slot_fn: SlotsFn = slots or battle_slots
         self.action_table, self.n_actions = action_table, n_actions
+        self.advisor = advisor if action_table is not None else None
+        self.af_rows = len(ACTION_FEATURES) + (len(advisor.rows) if self.advisor else 0)
         if action_table is not None:
             self.version = f"{OBS_VERSION}+{AF_VERSION}"
+            if self.advisor is not None:
+                self.version += f"+{self.advisor.version}"
         self.max_mechs, self.max_weapons = max_mechs, max_weapons
         self.width, self.height, self.cell = float(width), float(height), float(cell)
         self.rows = max(1, math.ceil(self.height / self.cell - 1e-9))
@@ -214,7 +219,7 @@ class ObservationEncoder:
         self.unit_size = len(UNIT_FIELDS) + len(WEAPON_FIELDS) * max_weapons
         self.global_size = 6 + len(KINDS) + max_mechs + 5
         self.plane_shape = (len(PLANES), self.rows, self.cols)
-        self.af_size = len(ACTION_FEATURES) * n_actions if action_table is not None else 0
+        self.af_size = self.af_rows * n_actions if action_table is not None else 0
         self.size = (
             int(np.prod(self.plane_shape))
             + 2 * max_mechs * self.unit_size
@@ -240,7 +245,7 @@ class ObservationEncoder:
             "globals": spaces.Box(0.0, 1.0, (self.global_size,), np.float32),
         }
         if self.af_size:
-            shape = (len(ACTION_FEATURES), self.n_actions)
+            shape = (self.af_rows, self.n_actions)
             parts["action_features"] = spaces.Box(0.0, 1.0, shape, np.float32)
         return spaces.Dict(parts)
 
@@ -284,6 +289,14 @@ class ObservationEncoder:
         if self.action_table is not None:
             table = self.action_table(battle, viewer) if deciding is not None else {}
             feats = action_features(battle, table, self.n_actions, seen)
+            if self.advisor is not None:
+                values, pick = self.advisor.advise(battle, table, viewer) if table else ({}, None)
+                advice = np.zeros((self.af_rows - len(ACTION_FEATURES), self.n_actions), np.float32)
+                for index, value in values.items():
+                    advice[0, index] = value
+                if pick is not None:
+                    advice[1, pick] = 1.0
+                feats = np.concatenate([feats, advice])
         if not self.flatten:
             out: dict[str, np.ndarray] = {
                 "planes": planes,

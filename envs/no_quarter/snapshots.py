@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from .opponents import OpponentSeat
     from .solo import SkirmishCore
 
-CORE_KEYS = ("battle", "start", "log", "dice", "seed", "seen")
+CORE_KEYS = ("battle", "start", "log", "dice", "seed", "seen", "advisor")
 """Keys of the ``state`` part every No Quarter battle env writes."""
 
 
@@ -123,6 +123,7 @@ def core_state(env: SkirmishCore) -> dict[str, Any]:
         "dice": dice_to_dict(env._dice),
         "seed": env._seed,
         "seen": seen_to_dict(env._seen),
+        "advisor": None if env.advisor is None else env.advisor.to_dict(),
     }
 
 
@@ -136,6 +137,8 @@ class CoreParts:
     dice: RandomDice
     seed: int | None
     seen: dict[Side, frozenset[int]]
+    advisor: Any = None
+    """A fresh advisor holding the saved memory (``None``: the env has none)."""
 
 
 def seen_from(where: str, data: Any, battle: Battle | None) -> dict[Side, frozenset[int]]:
@@ -150,8 +153,19 @@ def seen_from(where: str, data: Any, battle: Battle | None) -> dict[Side, frozen
     return out
 
 
-def parse_core(state: Mapping[str, Any]) -> CoreParts:
-    """Check and rebuild the :data:`CORE_KEYS` of a snapshot's state."""
+def parse_core(state: Mapping[str, Any], advisor: Any = None) -> CoreParts:
+    """Check and rebuild the :data:`CORE_KEYS` of a snapshot's state.
+
+    ``advisor`` is the env's advisor (or ``None``): a saved memory is loaded into a fresh one
+    of its type, and one env must not take the other's kind of snapshot.
+    """
+    memory, fresh = state["advisor"], None
+    if (memory is None) != (advisor is None):
+        have = "no advisor" if advisor is None else "an advisor"
+        raise StateError(f"state.advisor: this env has {have}; the snapshot does not match")
+    if advisor is not None:
+        fresh = type(advisor)()
+        fresh.load_dict("state.advisor", memory)
     battle = parse("state.battle", lambda: Battle.from_dict(state["battle"]))
     start = parse("state.start", lambda: Battle.from_dict(state["start"]))
     seed = state["seed"]
@@ -164,6 +178,7 @@ def parse_core(state: Mapping[str, Any]) -> CoreParts:
         dice=dice_from_dict("state.dice", state["dice"]),
         seed=seed,
         seen=seen_from("state.seen", state["seen"], battle),
+        advisor=fresh,
     )
 
 
@@ -171,6 +186,9 @@ def apply_core(env: SkirmishCore, parts: CoreParts) -> None:
     """Put a parsed core state into ``env``."""
     env._battle, env._start, env._log = parts.battle, parts.start, parts.log
     env._dice, env._seed, env._seen = parts.dice, parts.seed, dict(parts.seen)
+    if parts.advisor is not None:
+        env.advisor = parts.advisor
+        env.encoder.advisor = parts.advisor
 
 
 def opponent_spec_name(spec: Any) -> str:
@@ -281,7 +299,7 @@ def battle_env_load(env: Any, data: Any) -> None:
     mission = _is_mission(env)
     state = open_snapshot(env, data, battle_env_config(env))
     check_keys("snapshot.state", state, MISSION_KEYS if mission else SKIRMISH_KEYS)
-    parts = parse_core(state)
+    parts = parse_core(state, env.advisor)
     spec, rng, context = parse_opponent("state.opponent", state["opponent"], env.opponent_spec)
     gym_rng = gym_rng_from_dict("state.np_random", state["np_random"])
     if mission:

@@ -62,6 +62,32 @@ _COLOURS = {
 }
 
 
+def make_advisor(spec: Any, action_features: bool) -> Any:
+    """The env's own advisor from ``spec`` (a factory, e.g. a class; ``None``: none).
+
+    An advisor has ``rows`` (names of its feature rows), ``version``, ``reset()``,
+    ``advise(battle, table, viewer) -> ({index: value}, pick)``, ``to_dict()`` and
+    ``load_dict(where, data)`` (``wargym.agents.advisor.TacticalAdvisor``). Its rows extend
+    the per-action feature block, so ``action_features`` must be on.
+    """
+    if spec is None:
+        return None
+    from wargym.envs.base import EnvArgumentError
+
+    if not action_features:
+        raise EnvArgumentError("advisor needs action_features=True (its rows extend that block)")
+    factory = isinstance(spec, type) or (callable(spec) and not hasattr(spec, "advise"))
+    advisor = spec() if factory else None
+    if advisor is None or not all(
+        hasattr(advisor, k) for k in ("advise", "reset", "rows", "to_dict", "load_dict")
+    ):
+        raise EnvArgumentError(
+            f"advisor must be a factory of advisors (advise, reset, rows, to_dict, load_dict), "
+            f"got {spec!r}"
+        )
+    return advisor
+
+
 class SkirmishCore:
     """Configuration, set-up, spaces, rewards, rendering and replays shared by the envs."""
 
@@ -91,6 +117,7 @@ class SkirmishCore:
         slots: SlotsFn | None = None,
         shaping_terms: Sequence[str] = SHAPING_TERMS,
         action_features: bool = False,
+        advisor: Any = None,
     ) -> None:
         self.render_mode = render_mode
         self.factions = (Faction(factions[0]), Faction(factions[1]))
@@ -108,6 +135,7 @@ class SkirmishCore:
         self.shaping = {t: float((reward_shaping or {}).get(t, 0.0)) for t in shaping_terms}
         self.max_mechs = max_mechs or mechs_per_side
         self.battle_factory = battle_factory
+        self.advisor = make_advisor(advisor, action_features)
         self.codec = ActionCodec(
             self.max_mechs, max_weapons, max_buildings, self.battle_options, mirror, slots
         )
@@ -122,6 +150,7 @@ class SkirmishCore:
             slots=slots,
             action_table=self._action_table if action_features else None,
             n_actions=self.codec.n,
+            advisor=self.advisor,
         )
         self.obs_space = spaces.Dict(
             {
@@ -166,6 +195,8 @@ class SkirmishCore:
         self._battle = battle
         self._start = battle.clone()
         self._log = []
+        if self.advisor is not None:
+            self.advisor.reset()
         return game.advance(battle, dice)
 
     def _action_table(self, battle: Battle, viewer: Side) -> dict[int, Action]:
@@ -382,7 +413,9 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
     ``reward_shaping``, ``illegal_action`` ("noop", "raise", "terminate"),
     ``illegal_penalty``, ``max_mechs``, ``max_weapons``, ``max_buildings``, ``cell``,
     ``flatten``, ``mirror``, ``action_features`` (append the per-action feature block
-    "nq-af-v1", docs/encodings.md), ``battle_factory`` and ``markers`` (mission hooks),
+    "nq-af-v1", docs/encodings.md), ``advisor`` (with ``action_features``: an advisor class
+    or factory, e.g. ``wargym.agents.advisor.TacticalAdvisor``, whose advice rows extend the
+    block), ``battle_factory`` and ``markers`` (mission hooks),
     ``render_mode`` ("ansi", "rgb_array").
 
     ## Snapshots

@@ -17,15 +17,23 @@ def _require(suffix: str):  # noqa: ANN202
 
 
 def test_shipped_model_sidecar_matches_the_env_layouts() -> None:
+    import gymnasium
+
+    import wargym.envs  # noqa: F401
+    from wargym.agents.envspecs import resolve_callables
     from wargym.envs.no_quarter.codec import ACTION_VERSION
     from wargym.envs.no_quarter.encoding import OBS_VERSION
 
     meta = json.loads(_require(".json").read_text())
     assert meta["env_id"] == "wargym/NoQuarter-Skirmish-v0"
-    expected = OBS_VERSION + ("+nq-af-v1" if meta["env_kwargs"].get("action_features") else "")
-    assert meta["observation_version"] == expected
+    env = gymnasium.make(meta["env_id"], **resolve_callables(meta["env_kwargs"]))
+    assert meta["observation_version"] == env.unwrapped.encoder.version
+    assert meta["observation_version"].startswith(OBS_VERSION)
     assert meta["action_version"] == ACTION_VERSION
     assert "reward_shaping" not in meta["env_kwargs"]
+    onnx = json.loads(_require(".onnx.json").read_text())
+    assert onnx["observation_version"] == meta["observation_version"]
+    assert onnx["obs_shape"] == [env.observation_space["observation"].shape[0]]
 
 
 @pytest.mark.parametrize("suffix", [".zip", ".onnx"])

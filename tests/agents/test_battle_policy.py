@@ -59,3 +59,5 @@ def test_policy_player_commands_five_mechs_with_legal_choices_only() -> None:
             action = options[int(rng.integers(len(options)))]
         game.play(battle, action, dice)
     assert player.counts["policy"] > 0 and VIEW == 3
+    # the local view is encoded exactly as the policy was trained (advice rows included)
+    assert player.encoder.version == player.policy.meta["observation_version"]

@@ -76,6 +76,36 @@ def test_training_action_feature_preset_smoke_runs_dagger_and_ppo(tmp_path: Path
     assert type(model.policy).__name__ == "ActionFeaturePolicy"
 
 
+def test_training_advice_preset_smoke_trains_on_the_advice_rows(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    done = _run(["training.ppo_masked", "--config", "configs/training/nq_skirmish_advice.yaml",
+                 "--smoke"], tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(tmp_path / "final.zip", device="cpu")
+    assert type(model.policy).__name__ == "ActionFeaturePolicy"
+    assert model.policy.af_rows == 8  # six "nq-af-v1" rows + t_value + t_pick
+
+
+def test_training_advice_agreement_counts_overruled_picks(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    from wargym.agents.learned import shipped_model
+
+    script = _script("advice_agreement")
+    report = script.main(script.Args(policy=str(shipped_model(".zip")), games=1,
+                                     out=str(tmp_path / "a.json")))  # fmt: skip
+    assert report["decisions"] == sum(k["decisions"] for k in report["kinds"].values()) > 10
+    assert 0 <= report["overruled"] <= report["decisions"]
+    old = tmp_path / "plain.zip"  # a policy without advice rows is refused by name
+    (tmp_path / "plain.json").write_text('{"env_id": "wargym/NoQuarter-Skirmish-v0"}')
+    old.write_bytes(shipped_model(".zip").read_bytes())
+    with pytest.raises(SystemExit, match="advice rows"):
+        script.main(script.Args(policy=str(old), games=1, out=str(tmp_path / "b.json")))
+
+
 def test_training_selfplay_smoke_snapshots_and_checkpoint(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     pytest.importorskip("sb3_contrib")
