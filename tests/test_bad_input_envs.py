@@ -129,6 +129,21 @@ KWARG_ROWS += [
         _row(e, {"options": {"nope": 1}}, EnvArgumentError, "options", "nope")
         for e in (SC, *SC_PZ, PW, *PW_PZ)
     ],
+    # the advice rows' advisor (wargym.agents.advisor.TacticalAdvisor is the real one)
+    *[
+        _row(e, {"advisor": "wargym.agents.advisor:TacticalAdvisor"}, EnvArgumentError,
+             "advisor", "action_features")
+        for e in (SKIRMISH, *NQ_PZ)
+    ],  # fmt: skip
+    *[
+        _row(e, {"action_features": True, "advisor": 42}, EnvArgumentError, "advisor", "42")
+        for e in (SKIRMISH, *NQ_PZ)
+    ],
+    *[
+        _row(e, {"action_features": True, "advisor": "nowhere:Nothing"}, EnvArgumentError,
+             "advisor", "nowhere:Nothing")
+        for e in (SKIRMISH, *NQ_PZ)
+    ],  # fmt: skip
     # reward shaping
     *[
         _row(e, {"reward_shaping": {"nope": 1.0}}, ValueError, "nope")

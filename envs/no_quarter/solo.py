@@ -63,7 +63,7 @@ _COLOURS = {
 
 
 def make_advisor(spec: Any, action_features: bool) -> Any:
-    """The env's own advisor from ``spec`` (a factory, e.g. a class; ``None``: none).
+    """The env's own advisor from ``spec`` (a factory, e.g. a class, or its ``"module:name"``).
 
     An advisor has ``rows`` (names of its feature rows), ``version``, ``reset()``,
     ``advise(battle, table, viewer) -> ({index: value}, pick)``, ``to_dict()`` and
@@ -76,6 +76,14 @@ def make_advisor(spec: Any, action_features: bool) -> Any:
 
     if not action_features:
         raise EnvArgumentError("advisor needs action_features=True (its rows extend that block)")
+    if isinstance(spec, str):  # "package.module:Factory", as YAML presets and sidecars name it
+        import importlib
+
+        module, _, attr = spec.partition(":")
+        try:
+            spec = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError, ValueError) as error:
+            raise EnvArgumentError(f"advisor {spec!r} names no object: {error}") from error
     factory = isinstance(spec, type) or (callable(spec) and not hasattr(spec, "advise"))
     advisor = spec() if factory else None
     if advisor is None or not all(
