@@ -131,8 +131,13 @@ KWARG_ROWS += [
     ],
     # the advice rows' advisor (wargym.agents.advisor.TacticalAdvisor is the real one)
     *[
-        _row(e, {"advisor": "wargym.agents.advisor:TacticalAdvisor"}, EnvArgumentError,
-             "advisor", "action_features")
+        _row(
+            e,
+            {"advisor": "wargym.agents.advisor:TacticalAdvisor"},
+            EnvArgumentError,
+            "advisor",
+            "action_features",
+        )
         for e in (SKIRMISH, *NQ_PZ)
     ],  # fmt: skip
     *[
@@ -140,8 +145,13 @@ KWARG_ROWS += [
         for e in (SKIRMISH, *NQ_PZ)
     ],
     *[
-        _row(e, {"action_features": True, "advisor": "nowhere:Nothing"}, EnvArgumentError,
-             "advisor", "nowhere:Nothing")
+        _row(
+            e,
+            {"action_features": True, "advisor": "nowhere:Nothing"},
+            EnvArgumentError,
+            "advisor",
+            "nowhere:Nothing",
+        )
         for e in (SKIRMISH, *NQ_PZ)
     ],  # fmt: skip
     # reward shaping
