@@ -139,7 +139,7 @@ KWARG_ROWS += [
             "action_features",
         )
         for e in (SKIRMISH, *NQ_PZ)
-    ],  # fmt: skip
+    ],
     *[
         _row(e, {"action_features": True, "advisor": 42}, EnvArgumentError, "advisor", "42")
         for e in (SKIRMISH, *NQ_PZ)
@@ -153,7 +153,7 @@ KWARG_ROWS += [
             "nowhere:Nothing",
         )
         for e in (SKIRMISH, *NQ_PZ)
-    ],  # fmt: skip
+    ],
     # reward shaping
     *[
         _row(e, {"reward_shaping": {"nope": 1.0}}, ValueError, "nope")
