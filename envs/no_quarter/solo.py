@@ -67,7 +67,7 @@ def make_advisor(spec: Any, action_features: bool) -> Any:
 
     An advisor has ``rows`` (names of its feature rows), ``version``, ``reset()``,
     ``advise(battle, table, viewer) -> ({index: value}, pick)``, ``to_dict()`` and
-    ``load_dict(where, data)`` (``wargym.agents.advisor.TacticalAdvisor``). Its rows extend
+    ``load_dict(where, data)`` (``TacticalAdvisor`` of agents/advisor.py). Its rows extend
     the per-action feature block, so ``action_features`` must be on.
     """
     if spec is None:
@@ -422,7 +422,7 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
     ``illegal_penalty``, ``max_mechs``, ``max_weapons``, ``max_buildings``, ``cell``,
     ``flatten``, ``mirror``, ``action_features`` (append the per-action feature block
     "nq-af-v1", docs/encodings.md), ``advisor`` (with ``action_features``: an advisor class
-    or factory, e.g. ``wargym.agents.advisor.TacticalAdvisor``, whose advice rows extend the
+    or factory, e.g. ``TacticalAdvisor`` of agents/advisor.py, whose advice rows extend the
     block), ``battle_factory`` and ``markers`` (mission hooks),
     ``render_mode`` ("ansi", "rgb_array").
 
