@@ -427,8 +427,8 @@ class ObservationEncoder:
         out[tail] = float(battle.battlefield.night)
         out[tail + 1] = float(battle.battlefield.inclement_weather)
         out[tail + 2] = min(1.0, battle.losses.get(viewer, 0) / m)
-        out[tail + 3] = len(battle.mechs_of(viewer)) / m
-        out[tail + 4] = len(seen) / m
+        out[tail + 3] = min(1.0, len(battle.mechs_of(viewer)) / m)  # reinforcements: > m
+        out[tail + 4] = min(1.0, len(seen) / m)
         return out
 
 
