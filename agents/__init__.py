@@ -4,7 +4,8 @@
   the :class:`~.base.EngineAgent` protocol (``act_engine(state, legal_actions, side)``) and
   :class:`~.base.EngineAdapter`, which seats an engine agent in any wargym env.
 * :mod:`.random_agent`, :mod:`.scripted` (the rules' NP procedure and the space captains as
-  players of either side), :mod:`.heuristic` (a hand-written No Quarter tactician),
+  players of either side), :mod:`.heuristic` (a hand-written No Quarter tactician;
+  :mod:`.advisor` turns its evaluation into per-action observation rows for learned policies),
   :mod:`.mcts` with :mod:`.determinise` (search that never reads hidden information),
   :mod:`.learned` (SB3 zip or ONNX policies; the shipped one is in :mod:`.models`).
 * :mod:`.evaluation` (seeded matches, Wilson intervals, round robins with Elo),
