@@ -71,9 +71,13 @@ class TacticalAdvisor:
         tactician = self._tactician(viewer)
         tactician.fallback = NoQuarterScripted(np.random.default_rng(0))
         indices, legal = list(table), list(table.values())
-        choice = tactician.act_engine(battle, legal, viewer)  # refreshes its memory first
+        tactician.memo = {}  # the pick and the values share sightings and exchange scores
+        try:
+            choice = tactician.act_engine(battle, legal, viewer)  # refreshes its memory first
+            raw = self._values(tactician, battle, legal, viewer)
+        finally:
+            tactician.memo = None
         pick = next((i for i, o in zip(indices, legal, strict=True) if o == choice), None)
-        raw = self._values(tactician, battle, legal, viewer)
         scores = [v for v in raw if v is not None and v != float("inf")]
         low, high = (min(scores), max(scores)) if scores else (0.0, 0.0)
         values = {}

@@ -165,6 +165,9 @@ class NoQuarterHeuristic(SeededAgent):
         self.last_seen: dict[int, Sighting] = {}
         self.swept: set[int] = set()
         self.bodies: list[Any] = []
+        self.memo: dict[Any, Any] | None = None
+        """Results kept while one decision is evaluated several times (the advisor sets it
+        to ``{}`` for one state and back to ``None``): sightings and exchange scores."""
 
     def reset(self, seed: int | None = None) -> None:
         """Forget last-seen positions and the fallback's memory; re-seed."""
@@ -179,6 +182,8 @@ class NoQuarterHeuristic(SeededAgent):
         from wargym.rules.no_quarter.enemy import known_enemies
         from wargym.rules.no_quarter.sight import sight
 
+        if self.memo is not None and "known" in self.memo:
+            return list(self.memo["known"])
         seen = known_enemies(battle, side)
         self.bodies = _public_bodies(battle, side, seen)
         for enemy in seen:
@@ -198,6 +203,8 @@ class NoQuarterHeuristic(SeededAgent):
                 )
             if stale:
                 del self.last_seen[mech_id]
+        if self.memo is not None:
+            self.memo["known"] = list(seen)
         return seen
 
     def _threats(self, battle: Any, seen: Sequence[Any]) -> list[tuple[int, Sighting, float]]:
@@ -236,6 +243,9 @@ class NoQuarterHeuristic(SeededAgent):
         will_fire: bool,
     ) -> float:
         """Exchange value of ``mech`` standing at ``point`` (module docstring)."""
+        key = ("score", mech.id, point, moved, will_fire)
+        if self.memo is not None and key in self.memo:
+            return float(self.memo[key])
         from wargym.rules.no_quarter.geometry import distance
         from wargym.rules.no_quarter.sight import in_cover, is_concealed, sight
 
@@ -289,6 +299,8 @@ class NoQuarterHeuristic(SeededAgent):
             score -= pull * min(distance(point, memo.pos) for _, memo, _ in threats)
         if is_concealed(bf, point):
             score += CONCEAL_BONUS
+        if self.memo is not None:
+            self.memo[key] = score
         return score
 
     # -- decisions ----------------------------------------------------------------------

@@ -290,7 +290,7 @@ class ObservationEncoder:
             table = self.action_table(battle, viewer) if deciding is not None else {}
             feats = action_features(battle, table, self.n_actions, seen)
             if self.advisor is not None:
-                values, pick = self.advisor.advise(battle, table, viewer) if table else ({}, None)
+                values, pick = self.advisor.advise(battle, table, viewer)
                 advice = np.zeros((self.af_rows - len(ACTION_FEATURES), self.n_actions), np.float32)
                 for index, value in values.items():
                     advice[0, index] = value
