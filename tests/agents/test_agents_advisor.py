@@ -15,6 +15,7 @@ from wargym.agents.heuristic import NoQuarterHeuristic
 from wargym.envs.base import EnvArgumentError
 from wargym.envs.no_quarter.action_features import ACTION_FEATURES
 from wargym.envs.no_quarter.encoding import visible_enemies
+from wargym.envs.no_quarter.snapshots import parse_core
 from wargym.envs.snapshot import digest
 from wargym.rules.errors import StateError
 from wargym.rules.no_quarter.actions import DecisionKind
@@ -160,8 +161,12 @@ def test_advisor_snapshot_errors_name_the_key_and_change_nothing() -> None:
         battle_factory=mirror_skirmish,
     ).unwrapped  # fmt: skip
     plain.reset(seed=3)
-    with pytest.raises(StateError):  # the config differs (observation version) or the advisor
-        plain.load_state(snap)
+    with pytest.raises(StateError, match=r"snapshot\.config\.observation.*advice-v1"):
+        plain.load_state(snap)  # the observation layout names the advice rows
+    with pytest.raises(StateError, match=r"state\.advisor: this env has no advisor"):
+        parse_core(snap["state"], None)  # and the state part checks them on its own
+    with pytest.raises(StateError, match=r"state\.advisor: this env has an advisor"):
+        parse_core({**snap["state"], "advisor": None}, env.advisor)
     bad = {**snap, "state": {**snap["state"], "advisor": {"blue": {"last_seen": {"x": 1}}}}}
     bad = {**bad, "digest": digest({k: v for k, v in bad.items() if k != "digest"})}
     before = env.save_state()
