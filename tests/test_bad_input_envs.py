@@ -112,6 +112,21 @@ KWARG_ROWS += [
     _row(SKIRMISH, {"battle_options": {"lucky": "maybe"}}, ValueError, "lucky"),
     *[_row(e, {"battle_options": {"nope": 1}}, EnvArgumentError, "nope") for e in NQ_PZ],
     *[_row(e, {"battle_options": {"lucky": "maybe"}}, EnvArgumentError, "lucky") for e in NQ_PZ],
+    _row(SKIRMISH, {"battle_options": {"unseen_bases": "maybe"}}, ValueError, "unseen_bases"),
+    *[
+        _row(e, {"battle_options": {"unseen_bases": "x"}}, EnvArgumentError, "unseen_bases")
+        for e in NQ_PZ
+    ],
+    *[
+        _row(e, {"options": {"battle": {"unseen_bases": "x"}}}, TableError, "unseen_bases")
+        for e in MISSIONS
+    ],
+    _row(
+        "wargym/NoQuarter-CestusV-v0",
+        {"unseen_bases": "x", "max_missions": 1},
+        EnvArgumentError,
+        "unseen_bases",
+    ),
     *[
         _row(e, {"battle_options": {"max_turns": "x"}}, EnvArgumentError, "max_turns")
         for e in NQ_PZ

@@ -21,7 +21,13 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from wargym.envs.base import MaskedEnvMixin, action_index, mask_allows, step_info
+from wargym.envs.base import (
+    MaskedEnvMixin,
+    action_index,
+    check_choice,
+    mask_allows,
+    step_info,
+)
 from wargym.rules.dice import Dice, RandomDice
 from wargym.rules.errors import IllegalActionError
 from wargym.rules.no_quarter import game as battle_game
@@ -49,7 +55,7 @@ from .codec import ActionCodec
 from .encoding import filter_events, visible_enemies
 from .mission_encoding import MissionObservationEncoder, SightingOrder
 from .opponents import rules_opponent
-from .solo import render_ansi
+from .solo import FOG_UNSEEN_BASES, render_ansi
 
 CAMPAIGN_SHAPING_TERMS = ("mission_success", "mission_failure")
 """Optional reward terms (0 by default): ``+mission_success`` per mission won and
@@ -151,7 +157,8 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
     ``"cestus_v"``), ``faction`` (the player's side; default the book's), ``carry`` (the
     last campaign's carry-over), ``max_missions``, ``rules_options`` (fields of
     ``CampaignRulesOptions``), ``opponent`` (``"rules"``: the NP side is always the
-    rules'), ``max_turns`` (turn limit of every mission), ``reward_shaping``,
+    rules'), ``unseen_bases`` (``"bump"``, the envs' fog of war, or ``"block"``; see
+    ``BattleOptions``), ``max_turns`` (turn limit of every mission), ``reward_shaping``,
     ``illegal_action`` ("noop", "raise", "terminate"), ``illegal_penalty``, ``max_mechs``,
     ``max_weapons``, ``max_buildings``, ``max_company``, ``max_spares``, ``cell``,
     ``dice_factory`` (test hook), ``render_mode`` ("ansi").
@@ -182,6 +189,7 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
         max_missions: int | None = None,
         rules_options: Mapping[str, Any] | None = None,
         opponent: str = "rules",
+        unseen_bases: str = FOG_UNSEEN_BASES,
         max_turns: int | None = None,
         reward_shaping: Mapping[str, float] | None = None,
         illegal_action: str = "noop",
@@ -212,6 +220,7 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
         if self.faction is not None and self.faction not in self.definition.player_factions:
             raise ValueError(f"{self.definition.name}: {faction} is not playable")
         self.carry = carry
+        self.unseen_bases = check_choice("unseen_bases", unseen_bases, ("block", "bump"))
         self.shaping = {
             t: float((reward_shaping or {}).get(t, 0.0)) for t in CAMPAIGN_SHAPING_TERMS
         }
@@ -335,6 +344,11 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
             self._order.note(seen)
         out += [e.to_dict() for e in events if isinstance(e, CAMPAIGN_EVENT_CLASSES)]
         if any(isinstance(e, MissionLaunched) for e in events) and g.battle is not None:
+            if g.battle.options.unseen_bases != self.unseen_bases:  # the env's fog (E5)
+                g.battle.options = dataclasses.replace(
+                    g.battle.options, unseen_bases=self.unseen_bases
+                )
+                g.battle.options_cache = g.battle.geometry_cache = None
             self._order.reset()  # a new battle: fresh sightings and NP memory
             self._np_context = NpContext()
             self._seen = {Side.BLUE: visible_enemies(g.battle, Side.BLUE)}

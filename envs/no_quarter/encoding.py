@@ -435,6 +435,7 @@ class ObservationEncoder:
 # -- events ---------------------------------------------------------------------------------
 _ID_FIELDS = (
     "mech",
+    "blocker",
     "shooter",
     "target",
     "charger",

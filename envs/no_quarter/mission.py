@@ -231,8 +231,10 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
             battle_options={
                 f.name: getattr(battle, f.name)
                 for f in dataclasses.fields(BattleOptions)
-                if f.name not in ("rules", "max_turns")
-            },
+                if f.name not in ("rules", "max_turns", "unseen_bases")
+            }
+            # the env's fog of war unless ``options.battle.unseen_bases`` says otherwise
+            | {"unseen_bases": (options or {}).get("battle", {}).get("unseen_bases", "bump")},
             rules_options={
                 f.name: getattr(battle.rules, f.name) for f in dataclasses.fields(RulesOptions)
             },

@@ -7,6 +7,7 @@ set-up, codec, encoder, rewards, rendering, replays). Red's players live in :mod
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import tempfile
@@ -46,6 +47,8 @@ from .opponents import Agent, OpponentSeat, make_opponent
 REPLAY_VERSION = "nq-replay-v1"
 BattleFactory = Callable[[np.random.Generator, Dice], Battle]
 """Builds a battle (not yet advanced) from a set-up generator and dice: the mission hook."""
+FOG_UNSEEN_BASES = "bump"
+"""The envs' ``BattleOptions.unseen_bases``: options planned around the bases a side sees (E5)."""
 MAX_REDRAWS = 100
 """Set-ups tried by ``reset`` for a battle that is not over before the agent's first move."""
 SHAPING_TERMS = ("armor_destroyed", "armor_lost", "class_destroyed", "class_lost")
@@ -132,6 +135,7 @@ class SkirmishCore:
         self.mechs_per_side, self.stars = mechs_per_side, stars
         rules = RulesOptions(**(rules_options or {}))
         extra = dict(battle_options or {})
+        extra.setdefault("unseen_bases", FOG_UNSEEN_BASES)  # no leak through the options
         if "move_fractions" in extra:
             extra["move_fractions"] = tuple(extra["move_fractions"])
         max_turns = int(extra.pop("max_turns", max_turns))
@@ -196,6 +200,10 @@ class SkirmishCore:
                 designs = tuple(str(pool[int(i)]) for i in picks)
                 forces.append(ForceSpec(side, faction, designs, stars=self.stars))
             battle = new_battle(forces, field, setup_rng, dice, self.battle_options)
+        wanted = self.battle_options.unseen_bases
+        if battle.options.unseen_bases != wanted:  # a factory's battle plays the env's fog
+            battle.options = dataclasses.replace(battle.options, unseen_bases=wanted)
+            battle.options_cache = battle.geometry_cache = None
         for side in (Side.BLUE, Side.RED) if self.strict_slots else ():
             count = sum(1 for m in battle.mechs.values() if m.side is side)
             if count > self.max_mechs:

@@ -94,6 +94,20 @@ class MechMoved(Event):
 
 
 @dataclass(frozen=True)
+class MoveBlocked(Event):
+    """A move planned to ``planned`` met the unseen base of ``blocker`` and ended at ``at``.
+
+    Only with ``unseen_bases="bump"`` (choice E5); the ``MechMoved`` before it shows the part
+    that was moved.
+    """
+
+    mech: int
+    blocker: int
+    planned: Point
+    at: Point
+
+
+@dataclass(frozen=True)
 class MechFaced(Event):
     """A mech changed its leg heading and/or torso twist (§6.2, §6.2.1)."""
 
@@ -393,6 +407,7 @@ NO_QUARTER_EVENTS = EventRegistry(
         GroupSkipped,
         MechMoved,
         MechFaced,
+        MoveBlocked,
         MechLeftTable,
         StoodUp,
         InSightTaken,

@@ -28,6 +28,7 @@ from wargym.rules.no_quarter.buildings import (
     rated_buildings,
     strike_building,
 )
+from wargym.rules.no_quarter.bumping import planning_bodies
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.flow_fire import fire_frame
@@ -45,7 +46,6 @@ from wargym.rules.no_quarter.perception import (
     CHARGE_STAGE,
     TWISTS,
     able_to_fire,
-    bodies,
     engaged_with,
     line_between,
     weapon_can_engage,
@@ -154,7 +154,7 @@ def _moves(battle: Battle, mech: Mech, frame: Frame) -> list[Action]:
     allowance = _allowance(mech, frame)
     if allowance <= 0 or mech.speed <= 0:
         return []
-    others = [b for b in bodies(battle) if b.id != mech.id]
+    others = planning_bodies(battle, mech)
     radius = battle.options.base_radius
     found = move_candidates(
         battle.battlefield,
@@ -240,7 +240,7 @@ def move_problem(battle: Battle, mech: Mech, frame: Frame, action: Move) -> str 
             return "a reverse moves backwards, keeping the facing (§15.2.2)"
     if action.jump and not mech.has_jump_jets:
         return "no operable jump jets (§10.6.1)"
-    others = [b for b in bodies(battle) if b.id != mech.id]
+    others = planning_bodies(battle, mech)
     path = [mech.pos, action.to]
     jump = 0 if action.jump else None
     problem = path_problem(
@@ -268,7 +268,7 @@ def charge_targets(battle: Battle, mech: Mech, frame: Frame) -> list[int]:
     if mech.prone or mech.speed <= 0 or engaged_with(battle, mech):
         return []
     allowance = _allowance(mech, frame)
-    others = [b for b in bodies(battle) if b.id != mech.id]
+    others = planning_bodies(battle, mech)
     targets = []
     for enemy in battle.mechs_of(mech.side.other):
         gap = distance(mech.pos, enemy.pos)

@@ -14,6 +14,7 @@ import math
 from wargym.rules.dice import successes
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter.actions import Action, Charge, DecisionKind, FreeMove
+from wargym.rules.no_quarter.bumping import bump, planning_bodies
 from wargym.rules.no_quarter.consequences import cross_flames, duck_back, queue_tests
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, insight_frame
@@ -24,7 +25,6 @@ from wargym.rules.no_quarter.perception import (
     IN_SIGHT_CHARGE_RANGE,
     TWISTS,
     able_to_fire,
-    bodies,
     concealed,
     engaged_with,
     group_leader,
@@ -43,6 +43,8 @@ from wargym.rules.no_quarter.state import Battle, Mech
 from wargym.rules.no_quarter.terrain import path_cost, path_problem
 from wargym.rules.no_quarter.vocab import ItemType, Side, Status
 
+PLANNED_MOVES = frozenset({"voluntary", "reverse", "jump"})
+"""Move kinds a side chooses from its offered options (a bump can stop them, choice E5)."""
 STEP = 1.0
 """Resolution of the In Sight check along a move, in inches (ruling D8)."""
 FREE_MOVE = 2.0
@@ -71,6 +73,10 @@ def walk(
     """
     battle = ctx.battle
     start = mech.pos
+    blocked = bump(battle, mech, to, jump=jump) if kind in PLANNED_MOVES else None
+    planned = to
+    if blocked is not None:
+        to = blocked[0]  # an unseen base is in the way: the move ends short of it (E5)
     length = distance(start, to)
     facing = (heading + mech.twist) % 360.0
     seen = visible_enemies(battle, mech, start, facing) if in_sight else set()
@@ -90,11 +96,16 @@ def walk(
                 ev.MechMoved(mech.id, (start, point), heading, cost, distance(start, point), kind)
             )
             cross_flames(ctx, mech, [start, point])
+            if blocked is not None and t >= 1.0:
+                ctx.emit(ev.MoveBlocked(mech.id, blocked[1], planned, to))
             ctx.push(insight_frame(mech.id, mech.side, trigger))
             return cost, t < 1.0
     cost = _cost(battle, mech, [start, to], jump)
-    ctx.emit(ev.MechMoved(mech.id, (start, to), heading, cost, length, kind))
-    cross_flames(ctx, mech, [start, to])
+    if blocked is None or length > 0.0:
+        ctx.emit(ev.MechMoved(mech.id, (start, to), heading, cost, length, kind))
+        cross_flames(ctx, mech, [start, to])
+    if blocked is not None:
+        ctx.emit(ev.MoveBlocked(mech.id, blocked[1], planned, to))
     return cost, False
 
 
@@ -136,7 +147,7 @@ def insight_step(ctx: Ctx, frame: Frame) -> None:
 
 
 def _free_targets(battle: Battle, mech: Mech) -> list[tuple[float, float]]:
-    others = [b for b in bodies(battle) if b.id != mech.id]
+    others = planning_bodies(battle, mech)
     points = []
     for k in range(8):
         angle = math.radians(45.0 * k)
@@ -176,13 +187,16 @@ def insight_act(ctx: Ctx, frame: Frame, action: Action) -> None:
         frame["free"].pop(0)
         if action.to is not None:
             mech = battle.mechs[action.mech]
-            inches = distance(mech.pos, action.to)
-            cost = path_cost(battle.battlefield, [mech.pos, action.to])
-            ctx.emit(
-                ev.MechMoved(
-                    mech.id, (mech.pos, action.to), mech.heading, 0.0 * cost, inches, "free"
+            blocked = bump(battle, mech, action.to)
+            to = action.to if blocked is None else blocked[0]
+            inches = distance(mech.pos, to)
+            cost = path_cost(battle.battlefield, [mech.pos, to])
+            if inches > 0.0:
+                ctx.emit(
+                    ev.MechMoved(mech.id, (mech.pos, to), mech.heading, 0.0 * cost, inches, "free")
                 )
-            )
+            if blocked is not None:
+                ctx.emit(ev.MoveBlocked(mech.id, blocked[1], action.to, to))
         return
     assert isinstance(action, Charge)
     frame.pop("charging")

@@ -83,21 +83,42 @@ def _distinct(options: list[Action]) -> list[Action]:
     # kept move points bucketed on a NEAR grid: a point nearer than NEAR on both axes lies in
     # the same or an adjacent cell, so only nine cells are searched (same result as a scan)
     cells: dict[tuple[int, bool, bool, int, int], list[tuple[float, float]]] = {}
+    floor = math.floor
     for option in dict.fromkeys(options):
         if isinstance(option, Move):
             x, y = option.to
-            cx, cy = math.floor(x / NEAR), math.floor(y / NEAR)
-            key = (option.mech, option.reverse, option.jump)
-            if any(
-                abs(x - px) < NEAR and abs(y - py) < NEAR
-                for i in (-1, 0, 1)
-                for j in (-1, 0, 1)
-                for px, py in cells.get((*key, cx + i, cy + j), ())
-            ):
+            cx, cy = floor(x / NEAR), floor(y / NEAR)
+            mech, reverse, jump = option.mech, option.reverse, option.jump
+            if _near_kept(cells, mech, reverse, jump, cx, cy, x, y):
                 continue
-            cells.setdefault((*key, cx, cy), []).append(option.to)
+            points = cells.get((mech, reverse, jump, cx, cy))
+            if points is None:
+                cells[(mech, reverse, jump, cx, cy)] = [option.to]
+            else:
+                points.append(option.to)
         kept.append(option)
     return kept
+
+
+def _near_kept(
+    cells: dict[tuple[int, bool, bool, int, int], list[tuple[float, float]]],
+    mech: int,
+    reverse: bool,
+    jump: bool,
+    cx: int,
+    cy: int,
+    x: float,
+    y: float,
+) -> bool:
+    """Whether a kept point of the same kind of move lies nearer than NEAR on both axes."""
+    for i in (cx - 1, cx, cx + 1):
+        for j in (cy - 1, cy, cy + 1):
+            points = cells.get((mech, reverse, jump, i, j))
+            if points is not None:
+                for px, py in points:
+                    if abs(x - px) < NEAR and abs(y - py) < NEAR:
+                        return True
+    return False
 
 
 def check_legal(battle: Battle, action: Action) -> None:

@@ -21,6 +21,7 @@ from wargym.rules.no_quarter import cestus_play
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter import np_events as npev
 from wargym.rules.no_quarter.actions import Action, ChooseObjective, DecisionKind, ExitTable
+from wargym.rules.no_quarter.bumping import bump, planning_bodies
 from wargym.rules.no_quarter.cestus_v import (
     building_pef_excluded_sections,
     deployment_zones,
@@ -45,7 +46,6 @@ from wargym.rules.no_quarter.missions import (
     tally_side,
 )
 from wargym.rules.no_quarter.np_flow import check_reinforcements, start_np
-from wargym.rules.no_quarter.perception import bodies
 from wargym.rules.no_quarter.scenario import Scenario, load_scenario
 from wargym.rules.no_quarter.sections import NEAR_ROW
 from wargym.rules.no_quarter.setup import new_battle
@@ -321,7 +321,7 @@ def exit_options(battle: Battle, mech_id: int, allowance: float) -> list[Action]
         target = _edge_target(battle, mech.pos, edge)
         if distance(mech.pos, target) > allowance:
             continue
-        others = [b for b in bodies(battle) if b.id != mech.id]
+        others = planning_bodies(battle, mech)
         if (
             path_problem(
                 bf,
@@ -354,6 +354,14 @@ def exit_table(ctx: Ctx, mech_id: int, edge: str) -> None:
     target = _edge_target(battle, mech.pos, edge)
     inches = distance(mech.pos, target)
     heading = {"north": 90.0, "south": 270.0, "east": 0.0, "west": 180.0}[edge]
+    blocked = bump(battle, mech, target)
+    if blocked is not None:  # an unseen base bars the way off the table (choice E5)
+        stop, blocker = blocked
+        if stop != mech.pos:
+            moved = distance(mech.pos, stop)
+            ctx.emit(ev.MechMoved(mech.id, (mech.pos, stop), heading, moved, moved, "voluntary"))
+        ctx.emit(ev.MoveBlocked(mech.id, blocker, target, stop))
+        return
     cestus_play.note_exit(battle, mech.pos, edge, player=True)
     ctx.emit(ev.MechMoved(mech.id, (mech.pos, target), heading, inches, inches, "exit"))
     mission = battle.mission

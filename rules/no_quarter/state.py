@@ -55,6 +55,11 @@ class BattleOptions:
     """Directions of the enumerated straight-line moves offered as legal options (ruling D5)."""
     move_fractions: tuple[float, ...] = (0.25, 0.5, 0.75, 1.0)
     """Fractions of the allowance of the enumerated moves (ruling D5)."""
+    unseen_bases: Literal["block", "bump"] = "block"
+    """Bases out of a side's sight: ``block`` (the tabletop, where every model is in view: all
+    bases limit the moves offered) or ``bump`` (fog of war, choice E5: a side's moves, jumps,
+    charges and exits are offered around the bases it can see; a move that meets an unseen
+    base stops just short of it, ``MoveBlocked``). The envs play ``bump``."""
     rules: RulesOptions = field(default_factory=RulesOptions)
     """Which readings of the tables to use (faction lists, misprints; see ``RulesOptions``)."""
 

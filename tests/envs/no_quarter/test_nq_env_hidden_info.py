@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from wargym.envs.no_quarter.encoding import (
     ObservationEncoder,
@@ -130,3 +131,74 @@ def test_nq_hidden_events_about_unseen_enemies_are_filtered() -> None:
     assert kept[Side.BLUE] == [e.to_dict() for e in (seen_move, turn, into_sight)]
     assert kept[Side.RED] == [e.to_dict() for e in events]  # red's own mechs
     assert now[Side.BLUE] == {3}
+
+
+# -- choice E5: the mask never depends on an unseen base ------------------------------------
+E5_HIDDEN, E5_ELSEWHERE = (10.0, 10.0), (20.0, 9.8)
+
+
+def _e5_factory(red_at: tuple[float, float]) -> Any:
+    """Blue faces north above a strip of woods; red hides below it, on or off blue's path."""
+
+    def build(rng: np.random.Generator, dice: Dice) -> Battle:
+        field = Battlefield(features=(Feature(Terrain.WOODS, 0.0, 10.6, 36.0, 11.4),))
+        forces = [
+            ForceSpec(Side.BLUE, Faction.STAR_ARMY, ("star_army_c3",)),
+            ForceSpec(Side.RED, Faction.HISHEN, ("hishen_c3",)),
+        ]
+        battle = new_battle(forces, field, rng, dice, BattleOptions(max_turns=2))
+        battle.mechs[0].pos, battle.mechs[0].heading = (10.0, 13.0), 90.0
+        battle.mechs[1].pos, battle.mechs[1].heading = red_at, 90.0
+        return battle
+
+    return build
+
+
+def _red_played(env: NoQuarterSkirmishEnv) -> bool:
+    return any(step["agent"] == "red" for step in env._log)
+
+
+@pytest.mark.parametrize("unseen_bases", ["bump", "block"])
+def test_nq_hidden_e5_masks_ignore_unseen_bases(unseen_bases: str) -> None:
+    """With the envs' default (bump) the masks match; the tabletop's block leaks (the control)."""
+    envs = [
+        NoQuarterSkirmishEnv(
+            battle_factory=_e5_factory(pos),
+            mechs_per_side=1,
+            max_turns=2,
+            battle_options={"unseen_bases": unseen_bases},
+        )
+        for pos in (E5_HIDDEN, E5_ELSEWHERE)
+    ]
+    results = [env.reset(seed=0) for env in envs]
+    assert all(env.battle.options.unseen_bases == unseen_bases for env in envs)
+    kinds, same = [], True
+    for _ in range(2):  # seed 0: blue activates, then its mech acts; red has not played yet
+        assert not any(_red_played(env) for env in envs)
+        assert not visible_enemies(envs[0].battle, Side.BLUE)
+        kinds.append(envs[0].battle.decision.kind.value)
+        try:
+            _assert_same(results[0], results[1])
+        except AssertionError:
+            same = False
+            break
+        action = int(np.flatnonzero(envs[0].action_masks())[0])
+        results = [env.step(action)[::4] for env in envs]  # (obs, info)
+    assert kinds[-1] == "mech_action"
+    assert same is (unseen_bases == "bump")
+
+
+def test_nq_hidden_e5_every_env_plays_bump_by_default() -> None:
+    import gymnasium
+
+    import wargym.envs  # noqa: F401
+
+    for env_id, kwargs in (
+        ("wargym/NoQuarter-Skirmish-v0", {"mechs_per_side": 1}),
+        ("wargym/NoQuarter-Patrol-v0", {}),
+        ("wargym/NoQuarter-Patrol-v0", {"options": {"battle": {"unseen_bases": "block"}}}),
+    ):
+        env = gymnasium.make(env_id, **kwargs).unwrapped
+        env.reset(seed=0)
+        wanted = kwargs.get("options", {}).get("battle", {}).get("unseen_bases", "bump")
+        assert env.battle.options.unseen_bases == wanted, env_id
