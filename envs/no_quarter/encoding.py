@@ -28,8 +28,9 @@ from wargym.rules.no_quarter import np_events as npev
 from wargym.rules.no_quarter.actions import DecisionKind
 from wargym.rules.no_quarter.perception import line_between
 from wargym.rules.no_quarter.records import MechDesign
+from wargym.rules.no_quarter.sight import concealing_rects
 from wargym.rules.no_quarter.state import LOCATIONS, Battle, Mech
-from wargym.rules.no_quarter.terrain import Battlefield, is_concealed
+from wargym.rules.no_quarter.terrain import Battlefield
 from wargym.rules.no_quarter.terrain_tables import cover_config, terrain_config
 from wargym.rules.no_quarter.vocab import Side, Status, Terrain
 
@@ -165,10 +166,9 @@ def static_planes(battlefield: Battlefield, cell: float) -> np.ndarray:
         multiplier = cfg.move_multiplier[f.kind]
         slow = 1.0 - multiplier if multiplier > 0 else 1.0  # 0 clear, 0.5 half speed, 1 blocked
         np.maximum(planes[-1], np.where(inside, slow, 0.0), out=planes[-1])
-    for r, y in enumerate(ys):
-        for c, x in enumerate(xs):
-            if is_concealed(battlefield, (float(x), float(y))):
-                planes[len(TERRAIN_PLANES) + 1, r, c] = 1.0
+    concealed = planes[len(TERRAIN_PLANES) + 1]  # is_concealed at every cell centre
+    for x0, y0, x1, y1 in concealing_rects(battlefield):
+        concealed[np.outer((y0 <= ys) & (ys <= y1), (x0 <= xs) & (xs <= x1))] = 1.0
     if len(_STATIC_CACHE) > 16:
         _STATIC_CACHE.clear()
     _STATIC_CACHE[key] = (battlefield, cell, planes)

@@ -77,47 +77,48 @@ NEAR = 0.02
 """Move destinations closer than this (inches) are one option (terrain can shorten two)."""
 
 
+_ROW = 1 << 32
+"""Cell keys: ``cx * _ROW + cy`` (a unique int for any table coordinate)."""
+
+
 def _distinct(options: list[Action]) -> list[Action]:
     """Drop repeated options and moves to (almost) the same point, keeping the first."""
     kept: list[Action] = []
-    # kept move points bucketed on a NEAR grid: a point nearer than NEAR on both axes lies in
-    # the same or an adjacent cell, so only nine cells are searched (same result as a scan)
-    cells: dict[tuple[int, bool, bool, int, int], list[tuple[float, float]]] = {}
+    # kept move points bucketed on a NEAR grid, one grid per kind of move: a point nearer than
+    # NEAR on both axes lies in the same or an adjacent cell, so only nine cells are searched
+    # (the same result as a scan over every kept point)
+    grids: dict[tuple[int, bool, bool], dict[int, list[tuple[float, float]]]] = {}
     floor = math.floor
     for option in dict.fromkeys(options):
         if isinstance(option, Move):
             x, y = option.to
-            cx, cy = floor(x / NEAR), floor(y / NEAR)
-            mech, reverse, jump = option.mech, option.reverse, option.jump
-            if _near_kept(cells, mech, reverse, jump, cx, cy, x, y):
+            cell = floor(x / NEAR) * _ROW + floor(y / NEAR)
+            kind = (option.mech, option.reverse, option.jump)
+            grid = grids.get(kind)
+            if grid is None:
+                grid = grids[kind] = {}
+            elif _near_kept(grid, cell, x, y):
                 continue
-            points = cells.get((mech, reverse, jump, cx, cy))
+            points = grid.get(cell)
             if points is None:
-                cells[(mech, reverse, jump, cx, cy)] = [option.to]
+                grid[cell] = [option.to]
             else:
                 points.append(option.to)
         kept.append(option)
     return kept
 
 
-def _near_kept(
-    cells: dict[tuple[int, bool, bool, int, int], list[tuple[float, float]]],
-    mech: int,
-    reverse: bool,
-    jump: bool,
-    cx: int,
-    cy: int,
-    x: float,
-    y: float,
-) -> bool:
+_NEIGHBOURS = tuple(i * _ROW + j for i in (-1, 0, 1) for j in (-1, 0, 1))
+
+
+def _near_kept(grid: dict[int, list[tuple[float, float]]], cell: int, x: float, y: float) -> bool:
     """Whether a kept point of the same kind of move lies nearer than NEAR on both axes."""
-    for i in (cx - 1, cx, cx + 1):
-        for j in (cy - 1, cy, cy + 1):
-            points = cells.get((mech, reverse, jump, i, j))
-            if points is not None:
-                for px, py in points:
-                    if abs(x - px) < NEAR and abs(y - py) < NEAR:
-                        return True
+    for offset in _NEIGHBOURS:
+        points = grid.get(cell + offset)
+        if points is not None:
+            for px, py in points:
+                if abs(x - px) < NEAR and abs(y - py) < NEAR:
+                    return True
     return False
 
 

@@ -425,6 +425,11 @@ def _inside(rects: tuple[tuple[float, float, float, float], ...], pos: Point) ->
     return any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in rects)
 
 
+def concealing_rects(bf: Battlefield) -> tuple[tuple[float, float, float, float], ...]:
+    """``(x0, y0, x1, y1)`` of the features that conceal a mech inside them (D12, memoised)."""
+    return _rects(bf, "concealing")
+
+
 def is_concealed(bf: Battlefield, pos: Point) -> bool:
     """Whether a mech at ``pos`` is concealed: inside woods or rough, moving or not (D12)."""
     return _inside(_rects(bf, "concealing"), pos)
