@@ -187,6 +187,7 @@ KWARG_ROWS += [
     *[_row(e, {"reward_shaping": "x"}, ValueError, "reward_shaping") for e in PW_PZ],
     # opponents
     _row(SKIRMISH, {"opponent": "nope"}, ValueError, "opponent", "nope"),
+    *[_row(e, {"opponent": "nope"}, ValueError, "opponent", "nope") for e in MISSIONS],
     _row(PW, {"opponent": "nope"}, ValueError, "opponent", "nope"),
 ]
 

@@ -5,7 +5,8 @@
   against the rules' non-player AI (or any agent object) in a skirmish without PEFs.
 * ``wargym/NoQuarter-Patrol-v0``, ``wargym/NoQuarter-Attack-v0``,
   ``wargym/NoQuarter-Defend-v0`` (:mod:`.mission`): the agent plays a mission (§22) of a
-  scenario file against the rules' NP side (PEFs, NP tactics, reinforcements, weather).
+  scenario file against the rules' NP side (PEFs, NP tactics, reinforcements, weather); with
+  ``opponent=`` another player (an agent object, "scripted", "random") sits in the NP seat.
 * ``wargym/NoQuarter-CestusV-v0`` (:mod:`.campaign_env`): one episode is the whole
   ten-mission Cestus V campaign (§27), campaign decisions between missions included.
 * PettingZoo ``no_quarter_v0``: :func:`wargym.envs.no_quarter.aec.env` (AEC: the side at the

@@ -34,7 +34,7 @@ from wargym.rules.no_quarter.vocab import Side
 
 from .aec import check_skirmish_config
 from .mission_encoding import MissionObservationEncoder, SightingOrder, pef_markers
-from .opponents import make_opponent
+from .opponents import Agent, make_opponent
 from .solo import MAX_REDRAWS, SHAPING_TERMS, NoQuarterSkirmishEnv
 
 MISSION_SHAPING_TERMS = (*SHAPING_TERMS, "recon", "exit")
@@ -162,7 +162,11 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
     ``max_turns`` (the turn limit), ``reward_shaping``, ``illegal_action`` ("noop",
     "raise", "terminate"), ``illegal_penalty``, ``max_mechs``, ``max_weapons``,
     ``max_buildings``, ``cell``, ``flatten``, ``dice_factory`` (test hook),
-    ``render_mode`` ("ansi", "rgb_array"). The enemy is always the rules' NP side.
+    ``render_mode`` ("ansi", "rgb_array"), ``opponent`` (who sits in the NP seat: "rules",
+    the default, is the book's NP procedure inside the engine, §22.4; "scripted", "random" or
+    an agent object answer the NP side's decisions instead, while the rules still place and
+    resolve PEFs, bring reinforcements and withdraw groups; an NP decision that no index can
+    express is played as its first legal option, counted in ``auto_played``).
 
     ## Snapshots
 
@@ -188,6 +192,7 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
         player: Mapping[str, Any] | None = None,
         enemy: Mapping[str, Any] | None = None,
         max_turns: int | None = None,
+        opponent: str | Agent = "rules",
         reward_shaping: dict[str, float] | None = None,
         illegal_action: str = "noop",
         illegal_penalty: float = -0.01,
@@ -224,7 +229,7 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
         battle = sc.battle_options()
         super().__init__(
             render_mode,
-            opponent="rules",
+            opponent=opponent,
             illegal_action=illegal_action,
             illegal_penalty=illegal_penalty,
             max_turns=battle.max_turns,
@@ -271,7 +276,10 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
         """Decisions played for the agent because no legal option fitted the codec's slots."""
 
     def _build(self, rng: np.random.Generator, dice: Dice) -> Battle:
-        return new_mission(self.scenario, rng, dice)
+        battle = new_mission(self.scenario, rng, dice)
+        if self.opponent_spec != "rules" and battle.np is not None:
+            game.seat_np_outside(battle)  # the opponent answers the NP side's decisions
+        return battle
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -285,7 +293,7 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
         self._seed = seed
         for _ in range(MAX_REDRAWS):  # a mission decided before the player's first move
             setup_rng, dice_rng, opp_rng = self.np_random.spawn(3)
-            self._opponent = make_opponent("rules", self, opp_rng)
+            self._opponent = make_opponent(self.opponent_spec, self, opp_rng)
             dice = self.dice_factory(dice_rng) if self.dice_factory else RandomDice(dice_rng)
             self._battle = None
             self._order.reset()
@@ -300,11 +308,20 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
         return self._finish(before, events, None, fresh=True)
 
     def _opponent_plays(self) -> list[Event]:
-        """Red's decisions (a skirmish scenario) and blue's that no slot can express."""
+        """Red's decisions, and those no slot can express (the first legal option, "auto").
+
+        Red decides here in a skirmish scenario, or when the NP side is seated outside the rules.
+        """
         battle = self.battle
         events: list[Event] = []
         while not battle.over and battle.decision is not None:
             if battle.decision.side is Side.RED:
+                if self.opponent_spec not in ("rules", "scripted", "random") and not (
+                    self.codec.mask(battle).any()
+                ):  # an agent seat with no index for this decision
+                    self.auto_played += 1
+                    events += self._play(game.legal_actions(battle)[0], "auto", None)
+                    continue
                 choice, index = self._opponent(battle)
                 events += self._play(choice, "red", index)
             elif not self.codec.mask(battle).any():

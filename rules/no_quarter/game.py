@@ -168,6 +168,21 @@ def advance(battle: Battle, dice: Dice) -> list[Event]:
     return ctx.log
 
 
+def seat_np_outside(battle: Battle) -> None:
+    """Leave the non-player side's decisions to the caller from now on (§22.4 seat).
+
+    Its decision points are then returned like the player's, and whoever sits in the seat (an
+    agent, say) answers them; the rules still place, move and resolve PEFs, bring
+    reinforcements and withdraw groups (§20, §22). The flag is saved with the battle.
+
+    Raises:
+        ValueError: the battle has no non-player side (not a mission).
+    """
+    if battle.np is None:
+        raise ValueError("only a mission battle has a non-player side to seat elsewhere")
+    battle.np["external"] = True
+
+
 def _run(ctx: Ctx) -> None:
     battle = ctx.battle
     judged = -1
@@ -175,7 +190,12 @@ def _run(ctx: Ctx) -> None:
         if battle.over:
             return
         if battle.decision is not None:
-            if battle.np is None or battle.decision.side.value != battle.np["side"]:
+            np_state = battle.np
+            if (
+                np_state is None
+                or battle.decision.side.value != np_state["side"]
+                or np_state.get("external", False)  # a seat outside the rules decides
+            ):
                 return
             _np_decides(ctx)  # the rules play the non-player side (§22.4)
             continue

@@ -397,3 +397,54 @@ def test_nq_mission_maskable_ppo_smoke(env_id: str) -> None:
         assert masks[0, int(action[0])]
     finally:
         torch.set_num_threads(threads)
+
+
+class _RedAgent:
+    """Answers the NP side's decisions with its first legal index; records what it was shown."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def act(self, observation: Any, action_mask: np.ndarray) -> int:
+        assert action_mask.any()
+        self.calls += 1
+        return int(np.flatnonzero(action_mask)[0])
+
+
+@pytest.mark.parametrize("cls", [NoQuarterPatrolEnv, NoQuarterDefendEnv])
+def test_nq_mission_np_seat_can_be_an_agent(cls: Any) -> None:
+    """§22.4 seat: an agent answers the NP decisions; the rules still run the PEFs."""
+    agent = _RedAgent()
+    env = cls(opponent=agent, **FAST)
+    obs, _ = env.reset(seed=4)
+    assert env.battle.np is not None and env.battle.np["external"] is True
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        obs, _, done, cut, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if done or cut:
+            break
+    events = [e for step in env._log for e in step["events"]]
+    assert not [e for e in events if isinstance(e, npev.NpGroupSet) and e.reason == "activation"]
+    agents = {step["agent"] for step in env._log}
+    assert agent.calls > 0 and "red" in agents
+    red_steps = [step for step in env._log if step["agent"] == "red"]
+    assert all(step["index"] is not None for step in red_steps)
+    assert env._start is not None and env._start.np["external"] is True  # replays see it
+
+
+def test_nq_mission_rules_seat_is_unchanged_and_snapshots_keep_the_seat() -> None:
+    rules = NoQuarterPatrolEnv(**FAST)
+    rules.reset(seed=4)
+    assert "external" not in (rules.battle.np or {})
+    assert not any(step["agent"] == "red" for step in rules._log)  # decided inside the engine
+    seated = NoQuarterPatrolEnv(opponent="random", **FAST)
+    seated.reset(seed=4)
+    for _ in range(20):
+        seated.step(int(np.flatnonzero(seated.action_masks())[0]))
+    snapshot = json.loads(json.dumps(seated.save_state()))
+    again = NoQuarterPatrolEnv(opponent="random", **FAST)
+    again.load_state(snapshot)
+    assert again.battle.np["external"] is True
+    assert again.save_state() == seated.save_state()
+    with pytest.raises(Exception, match="opponent"):
+        NoQuarterPatrolEnv(**FAST).load_state(snapshot)  # a rules seat refuses it
