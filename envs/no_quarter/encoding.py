@@ -203,7 +203,7 @@ class ObservationEncoder:
         self.advisor = advisor if action_table is not None else None
         self.af_rows = len(ACTION_FEATURES) + (len(advisor.rows) if self.advisor else 0)
         if action_table is not None:
-            self.version = f"{OBS_VERSION}+{AF_VERSION}"
+            self.version = f"{type(self).version}+{AF_VERSION}"
             if self.advisor is not None:
                 self.version += f"+{self.advisor.version}"
         self.max_mechs, self.max_weapons = max_mechs, max_weapons

@@ -161,7 +161,9 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
     ``player`` / ``enemy`` (side overrides: faction, mechs, stars, reps, campaign_morale),
     ``max_turns`` (the turn limit), ``reward_shaping``, ``illegal_action`` ("noop",
     "raise", "terminate"), ``illegal_penalty``, ``max_mechs``, ``max_weapons``,
-    ``max_buildings``, ``cell``, ``flatten``, ``dice_factory`` (test hook),
+    ``max_buildings``, ``cell``, ``flatten``, ``action_features`` and ``advisor`` (the
+    per-action feature block and the tactician's advice rows, as in the skirmish env),
+    ``dice_factory`` (test hook),
     ``render_mode`` ("ansi", "rgb_array"), ``opponent`` (who sits in the NP seat: "rules",
     the default, is the book's NP procedure inside the engine, §22.4; "scripted", "random" or
     an agent object answer the NP side's decisions instead, while the rules still place and
@@ -201,6 +203,8 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
         max_buildings: int = 12,
         cell: float = 1.0,
         flatten: bool = True,
+        action_features: bool = False,
+        advisor: Any = None,
         dice_factory: DiceFactory | None = None,
     ) -> None:
         check_render_mode(render_mode, self.metadata["render_modes"])
@@ -211,6 +215,7 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
                 "max_buildings": max_buildings,
                 "cell": cell,
                 "reward_shaping": reward_shaping,
+                "action_features": action_features,
             },
             MISSION_SHAPING_TERMS,
         )
@@ -253,6 +258,8 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
             markers=pef_markers,
             slots=self._order,
             shaping_terms=MISSION_SHAPING_TERMS,
+            action_features=action_features,
+            advisor=advisor,
         )
         self.encoder = MissionObservationEncoder(
             max_mechs,
@@ -263,6 +270,9 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
             max_turns=battle.max_turns,
             flatten=flatten,
             slots=self._order,
+            action_table=self._action_table if action_features else None,
+            n_actions=self.codec.n,
+            advisor=self.advisor,
         )
         self.obs_space = spaces.Dict(
             {

@@ -201,3 +201,43 @@ def test_advice_rows_in_the_pettingzoo_envs_pass_the_api_tests() -> None:
     env = aec.env(**kwargs)
     env.reset(seed=1)
     assert env.unwrapped.encoder.version.endswith("+advice-v1")
+
+
+def test_mission_envs_take_the_feature_block_and_the_advice_rows() -> None:
+    """Patrol with the rows: versioned, inside the space, one pick per player decision."""
+    env = gymnasium.make(
+        "wargym/NoQuarter-Patrol-v0",
+        action_features=True,
+        advisor=TacticalAdvisor,
+        cell=4.0,
+        max_turns=3,
+        max_mechs=12,
+    )
+    core = env.unwrapped
+    assert core.encoder.version == "nq-obs-v2+nq-af-v1+advice-v1"
+    n = env.action_space.n
+    obs, _ = env.reset(seed=5)
+    picks = 0
+    for _ in range(120):
+        assert env.observation_space.contains(obs)
+        value, pick = _advice(obs, n)
+        legal = obs["action_mask"].astype(bool)
+        if legal.any() and core.battle.decision.kind in HANDLED:
+            assert pick.sum() == 1.0 and legal[int(np.argmax(pick))]
+            picks += 1
+        assert not value[~legal].any() and not pick[~legal].any()
+        obs, _, done, cut, _ = env.step(
+            int(np.argmax(pick)) if pick.any() else int(np.flatnonzero(legal)[0])
+        )
+        if done or cut:
+            break
+    assert picks > 0
+    snap = core.save_state()
+    twin = gymnasium.make(
+        "wargym/NoQuarter-Patrol-v0", action_features=True, advisor=TacticalAdvisor, cell=4.0,
+        max_turns=3, max_mechs=12,
+    ).unwrapped  # fmt: skip
+    twin.load_state(snap)
+    assert twin.advisor.to_dict() == core.advisor.to_dict()
+    with pytest.raises(EnvArgumentError, match="action_features"):
+        gymnasium.make("wargym/NoQuarter-Patrol-v0", advisor=TacticalAdvisor)
