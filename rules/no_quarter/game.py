@@ -87,10 +87,16 @@ def _distinct(options: list[Action]) -> list[Action]:
     # kept move points bucketed on a NEAR grid, one grid per kind of move: a point nearer than
     # NEAR on both axes lies in the same or an adjacent cell, so only nine cells are searched
     # (the same result as a scan over every kept point)
+    # (an exact repeat of a move is nearer than NEAR to its first: the grid drops it too)
     grids: dict[tuple[int, bool, bool], dict[int, list[tuple[float, float]]]] = {}
+    others: set[Action] = set()
     floor = math.floor
-    for option in dict.fromkeys(options):
-        if isinstance(option, Move):
+    for option in options:
+        if not isinstance(option, Move):
+            if option in others:
+                continue
+            others.add(option)
+        else:
             x, y = option.to
             cell = floor(x / NEAR) * _ROW + floor(y / NEAR)
             kind = (option.mech, option.reverse, option.jump)
