@@ -260,7 +260,7 @@ def _nq_space(skirmish: bool) -> dict[str, Sequence[Any]]:
         "mechs_per_side": (1, 2, 3, 4),
         "stars": (0, 0, 1),
         "max_turns": (1, 2, 3, 20),
-        "battle_options": _flips(BattleOptions, skip),
+        "battle_options": [*_flips(BattleOptions, skip), {"unseen_bases": "block"}],
         "rules_options": _flips(RulesOptions),
         "mirror": (True, False),
     }
@@ -274,12 +274,14 @@ def _mission_space(kind: str) -> dict[str, Sequence[Any]]:
     skip = ("max_turns", "base_radius", "move_directions", "move_fractions", "rules")
     options = [{"battle": f} for f in _flips(BattleOptions, skip)]
     options += [{"rules": f} for f in _flips(RulesOptions)[1:]]
+    options.append({"battle": {"unseen_bases": "block"}})  # the envs play bump by default
     return {
         **_nq_space(False),
         "scenario": [n for n in scenario_names() if load_scenario(n).kind == kind],
         "max_turns": (DEFAULT, 1, 2, 4),
         "options": options,
         "reward_shaping": (DEFAULT, {"recon": 0.1, "exit": 0.2, "armor_lost": 0.05}),
+        "opponent": ("rules", "rules", "random", "scripted"),  # who sits in the NP seat
     }
 
 
