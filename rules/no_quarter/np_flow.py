@@ -270,7 +270,10 @@ def resolve_contact(ctx: Ctx, marker: PefMarker, triggering: list[int], *, np_mo
             rules=ctx.rules,
         )
     nearest = min((battle.mechs[i] for i in triggering), key=lambda m: distance(m.pos, marker.pos))
-    team = _arrive(ctx, side, force, marker.pos, nearest.pos, "contact")
+    spots = _spots(battle, marker.pos, nearest.pos, len(force.mechs))
+    if not spots:  # no free spot within reach of the marker: nothing can arrive (as for a
+        return  # reinforcement with no free entry point); the PEF is resolved all the same
+    team = _arrive(ctx, side, force, marker.pos, nearest.pos, "contact", positions=spots)
     _new_group_posture(ctx, team)
     leader = battle.mechs[_leader_id(battle, team)]
     if np_moving:
@@ -333,7 +336,11 @@ def _arrive(
     reason: str,
     positions: list[tuple[float, float]] | None = None,
 ) -> int:
-    """Place ``force`` as one new Team around ``anchor`` (§20.3 ruling, §23.8.5)."""
+    """Place ``force`` as one new Team around ``anchor`` (§20.3 ruling, §23.8.5).
+
+    As many mechs arrive as there are ``positions`` (default: :func:`_spots`); the caller
+    makes sure there is at least one.
+    """
     battle = ctx.battle
     assert battle.np is not None
     rules = load_rules(battle.options.rules)

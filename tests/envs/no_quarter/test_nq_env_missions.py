@@ -448,3 +448,28 @@ def test_nq_mission_rules_seat_is_unchanged_and_snapshots_keep_the_seat() -> Non
     assert again.save_state() == seated.save_state()
     with pytest.raises(Exception, match="opponent"):
         NoQuarterPatrolEnv(**FAST).load_state(snapshot)  # a rules seat refuses it
+
+
+def test_nq_mission_pef_contact_with_no_room_places_nothing() -> None:
+    """Fuzz regression (seed 2021, 1M run): a PEF resolved as a contact where no spot near the
+    marker was free made an empty ``MechsArrived`` and crashed; now nothing arrives (§20.3)."""
+    env = gymnasium.make(
+        "wargym/NoQuarter-Defend-v0",
+        scenario="defend_pdf_vs_hishen",
+        max_turns=1,
+        options={
+            "rules": {"zhuh_zhuh_restriction": "printed"},
+            "battle": {"unseen_bases": "block"},
+        },
+    )
+    env.reset(seed=303365263)
+    trail = [399, 367, 304, 304, 328, 321, 295, 635, 287, 335, 296, 322, 635, 304, 328]
+    for action in trail:  # masked-out indices among them change nothing (illegal_action="noop")
+        env.step(action)
+    crowded = [
+        step
+        for step in env.unwrapped._log
+        if any(isinstance(e, npev.PefResolved) and e.result == "contact" for e in step["events"])
+    ]
+    assert crowded, "the trail no longer reaches the crowded contact"
+    assert not any(isinstance(e, npev.MechsArrived) for e in crowded[-1]["events"])
