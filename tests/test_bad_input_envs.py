@@ -188,6 +188,13 @@ KWARG_ROWS += [
     # opponents
     _row(SKIRMISH, {"opponent": "nope"}, ValueError, "opponent", "nope"),
     *[_row(e, {"opponent": "nope"}, ValueError, "opponent", "nope") for e in MISSIONS],
+    _row(
+        "wargym/NoQuarter-CestusV-v0",
+        {"opponent": "nope", "max_missions": 1},
+        EnvArgumentError,
+        "opponent",
+        "nope",
+    ),
     _row(PW, {"opponent": "nope"}, ValueError, "opponent", "nope"),
 ]
 

@@ -22,6 +22,7 @@ import numpy as np
 from gymnasium import spaces
 
 from wargym.envs.base import (
+    EnvArgumentError,
     MaskedEnvMixin,
     action_index,
     check_choice,
@@ -40,6 +41,7 @@ from wargym.rules.no_quarter.campaign_events import (
 )
 from wargym.rules.no_quarter.campaign_play import AnyAction, CampaignGame
 from wargym.rules.no_quarter.enemy import NpContext
+from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.vocab import Faction, Side
 from wargym.rules.serial import to_jsonable
 
@@ -54,7 +56,7 @@ from .campaign_encoding import (
 from .codec import ActionCodec
 from .encoding import filter_events, visible_enemies
 from .mission_encoding import MissionObservationEncoder, SightingOrder
-from .opponents import rules_opponent
+from .opponents import Agent, rules_opponent, scripted_opponent
 from .solo import FOG_UNSEEN_BASES, render_ansi
 
 CAMPAIGN_SHAPING_TERMS = ("mission_success", "mission_failure")
@@ -62,6 +64,8 @@ CAMPAIGN_SHAPING_TERMS = ("mission_success", "mission_failure")
 ``-mission_failure`` per mission failed (``MissionFinished``, §23.5)."""
 DEFAULT_MAX_MECHS = 40
 """Battle mech slots per side: a Cestus V force goes up to 36 Company Mechs (§27.3)."""
+OPPONENTS = ("rules", "scripted", "random")
+"""Who may sit in the NP seat besides an agent object ("rules": the engine's NP procedure)."""
 DiceFactory = Callable[[np.random.Generator], Dice]
 """Builds the campaign's dice from the reset's dice stream (tests and analysis)."""
 
@@ -156,8 +160,11 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
     ``campaign`` (a shipped name, a YAML path or a ``CampaignDefinition``; default
     ``"cestus_v"``), ``faction`` (the player's side; default the book's), ``carry`` (the
     last campaign's carry-over), ``max_missions``, ``rules_options`` (fields of
-    ``CampaignRulesOptions``), ``opponent`` (``"rules"``: the NP side is always the
-    rules'), ``unseen_bases`` (``"bump"``, the envs' fog of war, or ``"block"``; see
+    ``CampaignRulesOptions``), ``opponent`` (who sits in the NP seat of every mission:
+    ``"rules"``, the default, is the engine's NP procedure, §22.4; ``"scripted"``, ``"random"``
+    or an agent object answer the NP side's decisions instead, the agent seeing the battle
+    observation of the NP side, while the rules keep running PEFs, reinforcements and
+    withdrawals), ``unseen_bases`` (``"bump"``, the envs' fog of war, or ``"block"``; see
     ``BattleOptions``), ``max_turns`` (turn limit of every mission), ``reward_shaping``,
     ``illegal_action`` ("noop", "raise", "terminate"), ``illegal_penalty``, ``max_mechs``,
     ``max_weapons``, ``max_buildings``, ``max_company``, ``max_spares``, ``cell``,
@@ -188,7 +195,7 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
         carry: int = 0,
         max_missions: int | None = None,
         rules_options: Mapping[str, Any] | None = None,
-        opponent: str = "rules",
+        opponent: str | Agent = "rules",
         unseen_bases: str = FOG_UNSEEN_BASES,
         max_turns: int | None = None,
         reward_shaping: Mapping[str, float] | None = None,
@@ -204,11 +211,15 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unsupported render_mode {render_mode!r}")
-        if opponent != "rules":
-            raise ValueError(
-                "the NP side of a campaign mission is played by the rules inside the engine "
-                f"(§22.4): opponent must be 'rules', not {opponent!r}"
+        if isinstance(opponent, str) and opponent not in OPPONENTS:
+            raise EnvArgumentError(
+                f"opponent must be one of {OPPONENTS} or an agent object, not {opponent!r}"
             )
+        if not isinstance(opponent, str) and not callable(getattr(opponent, "act", None)):
+            raise EnvArgumentError(
+                f"opponent must have an act(observation, mask) method: {opponent!r}"
+            )
+        self.opponent_spec = opponent
         unknown = set(reward_shaping or {}) - set(CAMPAIGN_SHAPING_TERMS)
         if unknown:
             raise ValueError(f"unknown reward_shaping terms {sorted(unknown)}")
@@ -344,6 +355,8 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
             self._order.note(seen)
         out += [e.to_dict() for e in events if isinstance(e, CAMPAIGN_EVENT_CLASSES)]
         if any(isinstance(e, MissionLaunched) for e in events) and g.battle is not None:
+            if self.opponent_spec != "rules" and g.battle.np is not None:
+                battle_game.seat_np_outside(g.battle)  # the opponent answers the NP side
             if g.battle.options.unseen_bases != self.unseen_bases:  # the env's fog (E5)
                 g.battle.options = dataclasses.replace(
                     g.battle.options, unseen_bases=self.unseen_bases
@@ -375,9 +388,8 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
                 battle = g.battle
                 assert battle is not None
                 if decision.side is Side.RED:
-                    options = battle_game.legal_actions(battle)
-                    choice = rules_opponent(battle, options, self._opp_rng, self._np_context)
-                    out += self._play(choice, "red", None)
+                    choice, index, who = self._red(battle)
+                    out += self._play(choice, who, index)
                     continue
                 if self.codec.mask(battle).any():
                     return out
@@ -385,6 +397,25 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
                 return out
             self.auto_played += 1
             out += self._play(g.legal_actions()[0], "auto", None)
+
+    def _red(self, battle: Battle) -> tuple[AnyAction, int | None, str]:
+        """The NP seat's answer, its index (an agent's) and who played it (for the log)."""
+        options = battle_game.legal_actions(battle)
+        spec = self.opponent_spec
+        if spec == "rules":
+            return rules_opponent(battle, options, self._opp_rng, self._np_context), None, "red"
+        if spec == "scripted":
+            return scripted_opponent(battle, options), None, "red"
+        if spec == "random":
+            return options[int(self._opp_rng.integers(len(options)))], None, "red"
+        assert not isinstance(spec, str)  # an agent object (checked in __init__)
+        mask = self.codec.mask(battle)
+        if not mask.any():  # no index for this decision of the seat: its first legal option
+            return options[0], None, "auto"
+        index = int(spec.act(self.encoder.encode(battle, Side.RED), mask))
+        if not mask_allows(mask, index):
+            raise IllegalActionError(f"opponent agent chose illegal index {index}")
+        return self.codec.decode(index, battle), index, "red"
 
     def _slots(self) -> CompanySlots:
         self.slots.update(self.game.campaign)

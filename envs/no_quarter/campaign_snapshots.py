@@ -37,6 +37,7 @@ from .snapshots import (
     callable_name,
     log_from_json,
     log_to_json,
+    opponent_spec_name,
     order_from,
     order_to_dict,
     seen_from,
@@ -63,6 +64,7 @@ def campaign_config(env: NoQuarterCampaignEnv) -> dict[str, Any]:
         "actions": [env.codec.n, env.n],
         "observation": [env.encoder.version, env.size, env.encoder.cell],
         "dice_factory": callable_name(env.dice_factory),
+        "opponent": opponent_spec_name(env.opponent_spec),
     }
 
 

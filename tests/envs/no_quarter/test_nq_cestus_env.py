@@ -85,8 +85,10 @@ def test_nq_cestus_env_stable_baselines3_check_env() -> None:
 
 
 def test_nq_cestus_env_keyword_checks() -> None:
-    with pytest.raises(ValueError, match="opponent must be 'rules'"):
-        NoQuarterCampaignEnv(opponent="random")
+    with pytest.raises(ValueError, match="opponent must be one of"):
+        NoQuarterCampaignEnv(opponent="nobody")
+    with pytest.raises(ValueError, match="act"):
+        NoQuarterCampaignEnv(opponent=object())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown reward_shaping"):
         NoQuarterCampaignEnv(reward_shaping={"kills": 1.0})
     with pytest.raises(ValueError, match="max_turns"):
@@ -423,3 +425,45 @@ def test_nq_cestus_env_maskable_ppo_smoke() -> None:
         assert masks[0, int(action[0])]
     finally:
         torch.set_num_threads(threads)
+
+
+class _SeatAgent:
+    """First legal index; counts the NP decisions it was asked."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def act(self, observation: Any, action_mask: np.ndarray) -> int:
+        assert observation.ndim == 1 and action_mask.any()
+        self.calls += 1
+        return int(np.flatnonzero(action_mask)[0])
+
+
+@pytest.mark.parametrize("seat", ["random", "agent"])
+def test_nq_cestus_env_np_seat_can_be_another_player(seat: str) -> None:
+    """§22.4 seat: every launched mission hands the NP decisions to the env's opponent."""
+    agent = _SeatAgent()
+    env = NoQuarterCampaignEnv(
+        opponent=agent if seat == "agent" else seat, max_turns=2, max_missions=2
+    )
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    battles = 0
+    for _ in range(3000):
+        obs, _, done, cut, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        battle = env.game.battle if env.game.stage == "battle" else None
+        if battle is not None and battle.np is not None:
+            assert battle.np["external"] is True
+            battles += 1
+        if done or cut:
+            break
+    red = [step for step in env._log if step["agent"] == "red"]
+    assert battles and red
+    if seat == "agent":
+        assert agent.calls == len(red) and all(s["index"] is not None for s in red)
+    else:
+        assert agent.calls == 0 and all(s["index"] is None for s in red)
+    snap = json.loads(json.dumps(env.save_state()))
+    assert snap["config"]["opponent"] == ("random" if seat == "random" else "agent:_SeatAgent")
+    with pytest.raises(Exception, match="opponent"):
+        NoQuarterCampaignEnv(max_turns=2, max_missions=2).load_state(snap)
