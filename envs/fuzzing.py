@@ -335,6 +335,9 @@ def targets(only: str | None = None) -> list[Target]:
         "wargym/NoQuarter-Patrol-v0": _mission_space("patrol"),
         "wargym/NoQuarter-Attack-v0": _mission_space("attack"),
         "wargym/NoQuarter-Defend-v0": _mission_space("defend"),
+        "wargym/NoQuarter-CestusV-v0": {"opponent": ("rules", "rules", "random", "scripted"),
+                                        "unseen_bases": ("bump", "bump", "block"),
+                                        "illegal_action": POLICIES},
         "wargym/PentagonWar-Duel-v0": _pw_space(True),
         "wargym/StarshipCombat-Duel-v0": _sc_space(),
     }  # fmt: skip
