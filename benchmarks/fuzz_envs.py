@@ -86,7 +86,12 @@ def table(results: list[dict[str, Any]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point; returns the exit status."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=1_000_000, help="total over all targets")
+    parser.add_argument(
+        "--steps",
+        type=int,
+        default=1_000_000,
+        help="total over all targets (at least; each gets an equal share)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", default=None, help="targets whose name contains this")
     parser.add_argument("--json", default=None, help="write the results here")
@@ -96,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = [t.name for t in targets(args.only)]
     if not chosen:
         parser.error(f"no target matches {args.only!r}")
-    share = max(1, args.steps // len(chosen))
+    share = max(1, -(-args.steps // len(chosen)))  # rounded up: at least --steps in all
     print(f"{len(chosen)} targets, {share} steps each, seed {args.seed}", flush=True)
     jobs = [(name, share, args.seed + 1000 * i, args.progress) for i, name in enumerate(chosen)]
     start = time.perf_counter()
