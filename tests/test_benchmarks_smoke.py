@@ -103,3 +103,15 @@ def test_benchmarks_memory_smoke_writes_json_and_markdown(tmp_path: Path) -> Non
     assert vec["total_peak_rss_mb"] == vec["parent_peak_rss_mb"] + sum(vec["worker_peak_rss_mb"])
     assert vec["total_pss_mb"] is None or vec["total_pss_mb"] > 0
     assert "| env | steps | RSS after imports, MB |" in table and table in stdout
+
+
+def test_benchmarks_nq_env_cpu_smoke_plays_the_fixed_workload(tmp_path: Path) -> None:
+    runs = [
+        _run_benchmark("nq_env_cpu.py", ["--seeds", "2", "--steps", "5", *extra], tmp_path)
+        for extra in ([], ["--block"])
+    ]
+    for (report, table, stdout), fog in zip(runs, ("bump", "block"), strict=True):
+        assert set(report) == {"meta", "steps", "cpu_seconds", "steps_per_cpu_second"}
+        assert report["steps"] == 10 and report["meta"]["unseen_bases"] == fog
+        assert report["steps_per_cpu_second"] > 0
+        assert f"| {fog} | 10 |" in table and table in stdout
