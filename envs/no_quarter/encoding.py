@@ -26,7 +26,7 @@ from wargym.rules.events import Event
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter import np_events as npev
 from wargym.rules.no_quarter.actions import DecisionKind
-from wargym.rules.no_quarter.perception import line_between
+from wargym.rules.no_quarter.bumping import enemies_in_sight
 from wargym.rules.no_quarter.records import MechDesign
 from wargym.rules.no_quarter.sight import concealing_rects
 from wargym.rules.no_quarter.state import LOCATIONS, Battle, Mech
@@ -136,13 +136,12 @@ def no_markers(battle: Battle, viewer: Side) -> Sequence[tuple[float, float]]:
 
 
 def visible_enemies(battle: Battle, viewer: Side) -> frozenset[int]:
-    """Enemy mechs in play that some mech of ``viewer`` has a line of sight to (§17.1, D11)."""
-    own = battle.mechs_of(viewer)
-    return frozenset(
-        enemy.id
-        for enemy in battle.mechs_of(viewer.other)
-        if any(line_between(battle, mech, enemy).visible for mech in own)
-    )
+    """Enemy mechs in play that some mech of ``viewer`` has a line of sight to (§17.1, D11).
+
+    The engine's own set (``bumping.enemies_in_sight``, which also decides the bases a side
+    plans its moves around), cached until something on the table changes.
+    """
+    return enemies_in_sight(battle, viewer)
 
 
 def static_planes(battlefield: Battlefield, cell: float) -> np.ndarray:
