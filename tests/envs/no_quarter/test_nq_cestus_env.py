@@ -20,7 +20,7 @@ from wargym.envs.no_quarter.campaign_encoding import (
 from wargym.envs.no_quarter.campaign_env import NoQuarterCampaignEnv
 from wargym.envs.no_quarter.encoding import SECRET_TABLES, visible_enemies
 from wargym.rules.dice import RandomDice
-from wargym.rules.errors import IllegalActionError
+from wargym.rules.errors import IllegalActionError, StateError
 from wargym.rules.no_quarter import game as battle_game
 from wargym.rules.no_quarter.actions import Move
 from wargym.rules.no_quarter.campaign import load_definition
@@ -465,5 +465,5 @@ def test_nq_cestus_env_np_seat_can_be_another_player(seat: str) -> None:
         assert agent.calls == 0 and all(s["index"] is None for s in red)
     snap = json.loads(json.dumps(env.save_state()))
     assert snap["config"]["opponent"] == ("random" if seat == "random" else "agent:_SeatAgent")
-    with pytest.raises(Exception, match="opponent"):
+    with pytest.raises(StateError, match="opponent"):
         NoQuarterCampaignEnv(max_turns=2, max_missions=2).load_state(snap)

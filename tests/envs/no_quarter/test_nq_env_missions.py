@@ -29,7 +29,7 @@ from wargym.envs.no_quarter.mission_encoding import (
     SightingOrder,
 )
 from wargym.rules.dice import Dice, FallbackDice, RandomDice
-from wargym.rules.errors import TableError
+from wargym.rules.errors import StateError, TableError
 from wargym.rules.no_quarter import np_events as npev
 from wargym.rules.no_quarter.missions import AttackObjective
 from wargym.rules.no_quarter.vocab import Side
@@ -446,7 +446,7 @@ def test_nq_mission_rules_seat_is_unchanged_and_snapshots_keep_the_seat() -> Non
     again.load_state(snapshot)
     assert again.battle.np["external"] is True
     assert again.save_state() == seated.save_state()
-    with pytest.raises(Exception, match="opponent"):
+    with pytest.raises(StateError, match="opponent"):
         NoQuarterPatrolEnv(**FAST).load_state(snapshot)  # a rules seat refuses it
 
 
