@@ -56,7 +56,7 @@ from .campaign_encoding import (
 from .codec import ActionCodec
 from .encoding import filter_events, visible_enemies
 from .mission_encoding import MissionObservationEncoder, SightingOrder
-from .opponents import Agent, rules_opponent, scripted_opponent
+from .opponents import Agent, make_opponent
 from .solo import FOG_UNSEEN_BASES, render_ansi
 
 CAMPAIGN_SHAPING_TERMS = ("mission_success", "mission_failure")
@@ -400,22 +400,12 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
 
     def _red(self, battle: Battle) -> tuple[AnyAction, int | None, str]:
         """The NP seat's answer, its index (an agent's) and who played it (for the log)."""
-        options = battle_game.legal_actions(battle)
-        spec = self.opponent_spec
-        if spec == "rules":
-            return rules_opponent(battle, options, self._opp_rng, self._np_context), None, "red"
-        if spec == "scripted":
-            return scripted_opponent(battle, options), None, "red"
-        if spec == "random":
-            return options[int(self._opp_rng.integers(len(options)))], None, "red"
-        assert not isinstance(spec, str)  # an agent object (checked in __init__)
-        mask = self.codec.mask(battle)
-        if not mask.any():  # no index for this decision of the seat: its first legal option
-            return options[0], None, "auto"
-        index = int(spec.act(self.encoder.encode(battle, Side.RED), mask))
-        if not mask_allows(mask, index):
-            raise IllegalActionError(f"opponent agent chose illegal index {index}")
-        return self.codec.decode(index, battle), index, "red"
+        if not isinstance(self.opponent_spec, str) and not self.codec.mask(battle).any():
+            # no index for this decision of an agent seat: its first legal option
+            return battle_game.legal_actions(battle)[0], None, "auto"
+        seat = make_opponent(self.opponent_spec, self, self._opp_rng, self._np_context)
+        choice, index = seat(battle)
+        return choice, index, "red"
 
     def _slots(self) -> CompanySlots:
         self.slots.update(self.game.campaign)

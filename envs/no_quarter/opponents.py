@@ -21,7 +21,14 @@ from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.vocab import Side
 
 if TYPE_CHECKING:
-    from .solo import SkirmishCore
+    pass
+
+
+class Table(Protocol):
+    """What an agent seat needs of its env: the action codec and the observation encoder."""
+
+    codec: Any
+    encoder: Any
 
 
 class Agent(Protocol):
@@ -108,7 +115,7 @@ class OpponentSeat:
 
 
 def make_opponent(
-    spec: str | Agent, env: SkirmishCore, rng: np.random.Generator, context: Any = None
+    spec: str | Agent, env: Table, rng: np.random.Generator, context: Any = None
 ) -> OpponentSeat:
     """Red's player for one battle: ``"rules"``, ``"scripted"``, ``"random"`` or an agent.
 
