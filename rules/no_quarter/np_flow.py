@@ -272,7 +272,7 @@ def resolve_contact(ctx: Ctx, marker: PefMarker, triggering: list[int], *, np_mo
     nearest = min((battle.mechs[i] for i in triggering), key=lambda m: distance(m.pos, marker.pos))
     spots = _spots(battle, marker.pos, nearest.pos, len(force.mechs))
     if not spots:  # no free spot within reach of the marker: nothing can arrive (as for a
-        return  # reinforcement with no free entry point); the PEF is resolved all the same
+        return  # reinforcement with no free entry point); the PEF is resolved all the same (E6)
     team = _arrive(ctx, side, force, marker.pos, nearest.pos, "contact", positions=spots)
     _new_group_posture(ctx, team)
     leader = battle.mechs[_leader_id(battle, team)]
