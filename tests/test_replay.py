@@ -14,27 +14,8 @@ import pytest
 
 from wargym.replay import ReplayError, frames_of, main, record_hex_replay, write_html
 
-FAKE_DOM = r"""
-const fs = require("fs");
-const html = fs.readFileSync(process.argv[2], "utf8");
-const data = /<script type="application\/json" id="replay-data">([\s\S]*?)<\/script>/.exec(html)[1];
-const code = /<script>\n([\s\S]*?)<\/script>/.exec(html)[1];
-const els = {};
-const el = id => els[id] || (els[id] = {id, innerHTML: "", textContent: id === "replay-data" ? data : "",
-  value: 0, max: 0, scrollTop: 0, scrollHeight: 0, dataset: {}, onclick: null,
-  addEventListener() {}});
-global.document = {getElementById: el, addEventListener() {}, body: {dataset: {}}};
-global.location = {hash: ""};
-global.window = {};
-global.setInterval = () => 1; global.clearInterval = () => {};
-eval(code);
-const FR = window.replayFrames, show = window.replayStep;
-const out = [];
-for (let i = 0; i < FR.length; i++) { show(i); out.push(el("map").innerHTML.length); }
-show(FR.length - 1);
-console.log(JSON.stringify({frames: FR.length, body: document.body.dataset.step,
-  svg: el("map").innerHTML, log: el("log").innerHTML.length, sizes: out}));
-"""
+FAKE_DOM = Path(__file__).with_name("replay_fake_dom.js")
+"""A recording fake DOM: runs the page's script over every frame (see the file)."""
 
 
 @pytest.fixture(scope="module")
@@ -136,8 +117,7 @@ def test_page_script_renders_every_frame_in_node(nq_replay: Path, tmp_path: Path
     if node is None:
         pytest.skip("node is not installed")
     page = write_html(nq_replay, tmp_path / "page.html")
-    (tmp_path / "dom.js").write_text(FAKE_DOM)
-    done = subprocess.run([node, str(tmp_path / "dom.js"), str(page)], capture_output=True,
+    done = subprocess.run([node, str(FAKE_DOM), str(page)], capture_output=True,
                           text=True, timeout=60)  # fmt: skip
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
@@ -145,6 +125,7 @@ def test_page_script_renders_every_frame_in_node(nq_replay: Path, tmp_path: Path
     assert result["body"] == str(result["frames"] - 1)
     assert result["svg"].count('class="mech') == 6 and "<rect" in result["svg"]
     assert min(result["sizes"]) > 500
+    assert result["html_sinks"] == []
 
 
 def test_page_in_headless_chromium(nq_replay: Path, tmp_path: Path) -> None:

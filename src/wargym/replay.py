@@ -24,12 +24,17 @@ engine's own ``Battle.apply``, so positions, armour and PEF markers are the engi
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import math
+import os
+import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from wargym.replay_page import render_page
+from wargym.rules.errors import short_repr
 
 NQ_REPLAY = "nq-replay-v1"
 """Format tag of the No Quarter env's replays."""
@@ -40,42 +45,88 @@ VIEW_FORMAT = "wargym-replay-view/1"
 
 
 class ReplayError(ValueError):
-    """The replay file cannot be read or played."""
+    """The replay file cannot be read or played (the message names the file or field)."""
+
+
+MAX_COORD = 100_000
+"""Largest hex coordinate (``q``, ``r``) a replay may hold."""
 
 
 def frames_of(data: Any) -> dict[str, Any]:
     """The page's data (:data:`VIEW_FORMAT`) from any accepted replay object.
 
+    Every field the page draws from is checked (type, finite number, bounds); strings stay
+    as they are (the page shows them as text).
+
     Raises:
-        ReplayError: not an accepted format, or a start state the engine refuses.
+        ReplayError: not an accepted format, a field of the wrong type, or a start state the
+            engine refuses; the message names the field.
     """
     if not isinstance(data, dict):
         raise ReplayError("a replay must be a JSON object")
-    if data.get("format") == HEX_REPLAY:
+    kind = data.get("format")
+    if kind == HEX_REPLAY:
         return _hex_view(data)
+    if kind not in (None, NQ_REPLAY):
+        raise ReplayError(
+            f"unknown replay format {short_repr(kind)}: expected {NQ_REPLAY!r} or {HEX_REPLAY!r}"
+        )
     start = data.get("start", data.get("initial_state"))
     if start is None:
         raise ReplayError(f"unknown replay: expected {NQ_REPLAY}, {HEX_REPLAY} or start + events")
+    if not isinstance(start, dict):
+        raise ReplayError(f"start: must be an object, not {short_repr(start)}")
     if "steps" in data:
         steps = [
-            {
-                "label": _step_label(i, s),
-                "events": list(s.get("events", [])),
-            }
-            for i, s in enumerate(data["steps"])
+            {"label": _step_label(i, s), "events": _events(s.get("events", []), f"steps[{i}]")}
+            for i, s in enumerate(_objects(data["steps"], "steps"))
         ]
     elif isinstance(data.get("events"), list):
-        steps = [{"label": e.get("type", "event"), "events": [e]} for e in data["events"]]
+        events = _events(data["events"], "")
+        steps = [{"label": str(e.get("type", "event")), "events": [e]} for e in events]
     else:
         raise ReplayError("a No Quarter replay needs 'steps' or 'events'")
-    return _nq_view(start, steps, data.get("outcome"), data.get("seed"))
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise ReplayError(f"seed: must be an integer or null, not {short_repr(seed)}")
+    return _nq_view(start, steps, _outcome(data.get("outcome")), seed)
+
+
+def _objects(value: Any, where: str) -> list[dict[str, Any]]:
+    if not isinstance(value, list):
+        raise ReplayError(f"{where}: must be a list, not {short_repr(value)}")
+    for i, item in enumerate(value):
+        if not isinstance(item, dict):
+            raise ReplayError(f"{where}[{i}]: must be an object, not {short_repr(item)}")
+    return value
+
+
+def _events(value: Any, where: str) -> list[dict[str, Any]]:
+    return list(_objects(value, f"{where}.events" if where else "events"))
+
+
+def _outcome(value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ReplayError(f"outcome: must be an object or null, not {short_repr(value)}")
+    return value
 
 
 def _step_label(i: int, step: dict[str, Any]) -> str:
     action = step.get("action") or {}
-    kind = action.get("type", "illegal (no-op)")
-    rest = ", ".join(f"{k} {v}" for k, v in action.items() if k != "type")
-    return f"{i + 1}. {step.get('agent', '?')}: {kind}" + (f" ({rest})" if rest else "")
+    if not isinstance(action, dict):
+        raise ReplayError(f"steps[{i}].action: must be an object or null, not {short_repr(action)}")
+    kind = _text(action.get("type", "illegal (no-op)"))
+    rest = ", ".join(f"{_text(k)} {_text(v)}" for k, v in action.items() if k != "type")
+    return f"{i + 1}. {_text(step.get('agent', '?'))}: {kind}" + (f" ({rest})" if rest else "")
+
+
+def _text(value: Any, limit: int = 80) -> str:
+    """A short label for a value of the replay (strings as they are, at most ``limit`` long)."""
+    if isinstance(value, str):
+        return value if len(value) <= limit else value[: limit - 3] + "..."
+    return short_repr(value, limit)
 
 
 def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -> dict[str, Any]:
@@ -86,7 +137,7 @@ def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -
     try:
         battle = Battle.from_dict(start)
     except RulesError as exc:
-        raise ReplayError(f"start state: {exc}") from exc
+        raise ReplayError(f"start state: {_text(str(exc), 240)}") from exc
     field = battle.battlefield
     terrain = [
         {"kind": f.kind.value, "x0": f.x0, "y0": f.y0, "x1": f.x1, "y1": f.y1}
@@ -101,7 +152,7 @@ def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -
                 battle.apply(NO_QUARTER_EVENTS.from_dict(dict(raw)))
             except Exception as exc:  # noqa: BLE001 - show the rest of the game anyway
                 if len(warnings) < 50:
-                    warnings.append(f"step {number}: {raw.get('type')}: {exc}")
+                    warnings.append(f"step {number}: {_text(raw.get('type'))}: {_text(str(exc))}")
         frame = {"label": step["label"], "events": step["events"], **_snapshot(battle)}
         frame["shots"] = _shots(step["events"], before, frame["mechs"])
         frames.append(frame)
@@ -119,6 +170,47 @@ def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -
         "outcome": outcome,
         "warnings": warnings,
     }
+
+
+def _number(value: Any, where: str, bound: float = float("inf")) -> float:
+    """A finite number of at most ``bound`` in size (``bool`` is no number here)."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or abs(value) > bound
+    ):
+        limit = "" if bound == float("inf") else f" of at most {bound:g} in size"
+        raise ReplayError(f"{where}: must be a finite number{limit}, not {short_repr(value)}")
+    return value
+
+
+def _label(value: Any, where: str, optional: bool = False) -> Any:
+    """An id or label: a string or an integer (``None`` too when ``optional``)."""
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ReplayError(f"{where}: must be a string or an integer, not {short_repr(value)}")
+    return value
+
+
+def _pefs(battle: Any) -> list[dict[str, Any]]:
+    if battle.np is None:
+        return []
+    pefs = battle.np.get("pefs", [])
+    if not isinstance(pefs, list):
+        raise ReplayError(f"np.pefs: must be a list, not {short_repr(pefs)}")
+    out = []
+    for i, p in enumerate(pefs):
+        where = f"np.pefs[{i}]"
+        if not isinstance(p, dict):
+            raise ReplayError(f"{where}: must be an object, not {short_repr(p)}")
+        pos = p.get("pos")
+        if not isinstance(pos, list | tuple) or len(pos) != 2:
+            raise ReplayError(f"{where}.pos: must be [x, y], not {short_repr(pos)}")
+        xy = [_number(c, f"{where}.pos", MAX_COORD) for c in pos]
+        out.append({"id": _label(p.get("id"), f"{where}.id"), "pos": xy})
+    return out
 
 
 def _snapshot(battle: Any) -> dict[str, Any]:
@@ -139,10 +231,7 @@ def _snapshot(battle: Any) -> dict[str, Any]:
                 "removed": None if m.removed is None else m.removed.value,
             }
         )
-    pefs = [] if battle.np is None else [
-        {"id": p["id"], "pos": list(p["pos"])} for p in battle.np.get("pefs", [])
-    ]  # fmt: skip
-    return {"turn": battle.turn, "mechs": mechs, "pefs": pefs,
+    return {"turn": battle.turn, "mechs": mechs, "pefs": _pefs(battle),
             "flames": [list(map(list, f)) for f in battle.flames]}  # fmt: skip
 
 
@@ -152,39 +241,71 @@ def _shots(
     now = {m["id"]: m["pos"] for m in after}
     lines = []
     for e in events:
-        if e.get("type") != "ShotFired":
+        shooter, target = e.get("shooter"), e.get("target")
+        if e.get("type") != "ShotFired" or type(shooter) is not int or type(target) is not int:
             continue
-        a, b = before.get(e["shooter"], now.get(e["shooter"])), before.get(e["target"])
-        b = b or now.get(e["target"])
+        a, b = before.get(shooter, now.get(shooter)), before.get(target) or now.get(target)
         if a is not None and b is not None:
             lines.append({"from": a, "to": b, "hit": bool(e.get("hit")),
-                          "shooter": e["shooter"], "target": e["target"]})  # fmt: skip
+                          "shooter": shooter, "target": target})  # fmt: skip
     return lines
+
+
+_REQUIRED = object()
+_HEX_UNIT: dict[str, Any] = {"q": _REQUIRED, "r": _REQUIRED, "facing": 0, "armor": None}
+"""The number fields of a hex unit and their defaults (``armor`` may be null)."""
 
 
 def _hex_view(data: dict[str, Any]) -> dict[str, Any]:
     frames = data.get("frames")
     if not isinstance(frames, list) or not frames:
         raise ReplayError(f"{HEX_REPLAY}: 'frames' must be a non-empty list")
-    for i, frame in enumerate(frames):
-        if not isinstance(frame, dict) or not isinstance(frame.get("units"), list):
-            raise ReplayError(f"{HEX_REPLAY}: frames[{i}].units must be a list")
+    for key in ("title", "system"):
+        if not isinstance(data.get(key, ""), str):
+            raise ReplayError(f"{HEX_REPLAY}: {key}: must be a string, not {short_repr(data[key])}")
+    view_frames = []
+    for i, frame in enumerate(_objects(frames, f"{HEX_REPLAY}: frames")):
+        where = f"{HEX_REPLAY}: frames[{i}]"
+        units = [_hex_unit(u, f"frames[{i}].units[{j}]")
+                 for j, u in enumerate(_objects(frame.get("units"), f"{where}.units"))]  # fmt: skip
+        view_frames.append({
+            "label": _text(_label(frame.get("label", i), f"{where}.label", optional=True)),
+            "events": _events(frame.get("events", []), where),
+            "units": units,
+        })  # fmt: skip
     return {
         "format": VIEW_FORMAT,
-        "system": str(data.get("system", "hex")),
-        "title": str(data.get("title", data.get("system", "hex replay"))),
+        "system": data.get("system", "hex"),
+        "title": data.get("title", data.get("system", "hex replay")),
         "map": {"kind": "hex"},
-        "frames": [
-            {
-                "label": str(f.get("label", i)),
-                "events": list(f.get("events", [])),
-                "units": f["units"],
-            }
-            for i, f in enumerate(frames)
-        ],  # fmt: skip
-        "outcome": data.get("outcome"),
+        "frames": view_frames,
+        "outcome": _outcome(data.get("outcome")),
         "warnings": [],
     }
+
+
+def _hex_unit(unit: dict[str, Any], where: str) -> dict[str, Any]:
+    """The fields of one hex unit the page uses, checked; nothing else is kept."""
+    where = f"{HEX_REPLAY}: {where}"
+    out: dict[str, Any] = {
+        "id": _label(unit.get("id"), f"{where}.id"),
+        "side": _label(unit.get("side", 0), f"{where}.side"),
+        "label": _label(unit.get("label"), f"{where}.label", optional=True),
+    }
+    for key, default in _HEX_UNIT.items():
+        if key not in unit and default is _REQUIRED:
+            raise ReplayError(f"{where}.{key}: missing")
+        value = unit.get(key, default)
+        if value is None and key == "armor":
+            out[key] = None
+        else:
+            out[key] = _number(value, f"{where}.{key}", MAX_COORD)
+    for key in ("destroyed", "damaged"):
+        value = unit.get(key, False)
+        if value is not None and not isinstance(value, bool):
+            raise ReplayError(f"{where}.{key}: must be true or false, not {short_repr(value)}")
+        out[key] = bool(value)
+    return out
 
 
 def _hex_units(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -231,29 +352,108 @@ def record_hex_replay(env_id: str, seed: int = 0, max_steps: int = 300) -> dict[
             "frames": frames, "outcome": info.get("outcome")}  # fmt: skip
 
 
+def load(path: str | Path) -> Any:
+    """The JSON object of a replay file.
+
+    Raises:
+        ReplayError: the file cannot be read (missing, a folder, unreadable), is not UTF-8,
+            not JSON, holds ``NaN`` / ``Infinity`` / a number too large, or nests too deeply.
+    """
+    source = Path(path)
+    try:
+        if source.is_dir():
+            raise ReplayError(f"cannot read {source}: it is a directory")
+        text = source.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise ReplayError(f"cannot read {source}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        where = f"{exc.reason} at byte {exc.start}"
+        raise ReplayError(f"cannot read {source}: not UTF-8 text ({where})") from exc
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except json.JSONDecodeError as exc:
+        raise ReplayError(f"cannot read {source}: broken JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise ReplayError(f"cannot read {source}: JSON nested too deeply") from exc
+    except ValueError as exc:  # a number too large, NaN, Infinity
+        raise ReplayError(f"cannot read {source}: bad JSON number: {_text(str(exc))}") from exc
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a replay may hold")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{_text(text)} is too large")
+    return value
+
+
 def write_html(replay: Any, out: str | Path) -> Path:
-    """Render ``replay`` (a replay object or a path to one) as a page at ``out``."""
-    if isinstance(replay, str | Path):
-        try:
-            replay = json.loads(Path(replay).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ReplayError(f"cannot read {replay}: {exc}") from exc
-    view = frames_of(replay)
+    """Render ``replay`` (a replay object or a path to one) as a page at ``out``.
+
+    The page is written to a temporary file next to ``out`` and renamed over it, so a
+    failure leaves ``out`` as it was; nothing is written unless the whole page was made.
+
+    Raises:
+        ReplayError: a bad replay (see :func:`load` and :func:`frames_of`), an output that
+            is the input file (under any path: symlink, hard link, ``..``), or an output
+            that cannot be written.
+    """
     path = Path(out)
-    path.write_text(render_page(view), encoding="utf-8")
+    if isinstance(replay, str | Path):
+        _refuse_same_file(Path(replay), path)
+        replay = load(replay)
+    view = frames_of(replay)
+    try:
+        page = render_page(view)
+    except RecursionError as exc:
+        raise ReplayError("the replay is nested too deeply to show") from exc
+    except ValueError as exc:  # not JSON: only a replay object passed from Python can do this
+        raise ReplayError(f"the replay holds a value that is not JSON: {_text(str(exc))}") from exc
+    _write_atomic(path, page)
     return path
 
 
+def _refuse_same_file(source: Path, out: Path) -> None:
+    same = source.resolve() == out.resolve()
+    with contextlib.suppress(OSError):
+        same = same or (out.exists() and source.exists() and os.path.samefile(source, out))
+    if same:
+        raise ReplayError(f"--html {out} is the input replay {source}; choose another output")
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise ReplayError(f"cannot write {path}: it is a directory")
+    temp = None
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, 0o644)
+        os.replace(temp, path)
+    except OSError as exc:
+        if temp is not None:
+            Path(temp).unlink(missing_ok=True)
+        raise ReplayError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``wargym replay FILE.json --html OUT.html``."""
+    """``wargym replay FILE.json --html OUT.html``; a bad replay or output exits 2."""
     parser = argparse.ArgumentParser(prog="wargym replay", description=__doc__.splitlines()[0])
     parser.add_argument("file", help="replay JSON (nq-replay-v1, start+events, hex-replay-v1)")
-    parser.add_argument("--html", required=True, help="output page")
+    parser.add_argument("--html", required=True, help="output page (never the input file)")
     args = parser.parse_args(argv)
     try:
         path = write_html(args.file, args.html)
     except ReplayError as exc:
-        parser.exit(2, f"wargym replay: {exc}\n")
+        message = " ".join(str(exc).split())
+        parser.exit(2, f"wargym replay: error: {message}\n")
     print(path)
     return 0
 
