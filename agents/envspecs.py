@@ -3,20 +3,28 @@
 The No Quarter envs accept a ``battle_factory`` hook (``(setup_rng, dice) -> Battle``).
 :class:`MirrorSkirmish` is such a factory: both sides field the *same* pre-generated designs
 of one faction, so that a win measures play, not the luck of the force draw. It is a frozen
-dataclass (picklable, so it travels to ``SubprocVecEnv`` workers) and YAML presets name it as
-``"wargym.agents.envspecs:mirror_skirmish"``; :func:`resolve_callables` turns such strings
-into objects.
+dataclass (picklable, so it travels to ``SubprocVecEnv`` workers) and YAML presets, model
+cards and sidecars name it ``"mirror_skirmish"``: an entry point of
+:mod:`wargym.agents.entry_points`, whose :func:`resolve_callables` turns such names into
+objects (never importing a module a file names). :data:`NAMED_OBJECTS` lists them.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from wargym.agents.entry_points import (
+    CALLABLE_KEYS,
+    ENTRY_POINTS,
+    Allow,
+    EntryPointError,
+    canonical_name,
+    resolve_callables,
+    resolve_entry_point,
+)
 from wargym.rules.dice import Dice
 from wargym.rules.no_quarter.data import RulesOptions, load_rules
 from wargym.rules.no_quarter.setup import ForceSpec, new_battle
@@ -24,8 +32,14 @@ from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.terrain import generate_battlefield
 from wargym.rules.no_quarter.vocab import Faction, Side
 
-CALLABLE_KEYS = ("battle_factory", "advisor")
-"""Env keyword arguments whose string values name a ``module:attribute`` object."""
+__all__ = [
+    "CALLABLE_KEYS",
+    "EntryPointError",
+    "MirrorSkirmish",
+    "mirror_skirmish",
+    "resolve",
+    "resolve_callables",
+]
 
 
 @dataclass(frozen=True)
@@ -62,25 +76,27 @@ mirror_skirmish = MirrorSkirmish()
 """The default mirror factory: three Star Army mechs a side, 20 turns."""
 
 
-def resolve(spec: str) -> Any:
-    """The object ``"package.module:attribute"`` names.
+def resolve(spec: str, allow: Allow | None = None) -> Any:
+    """The object an entry-point name (or a legacy ``"wargym...:attr"`` path) stands for.
+
+    Only :data:`~wargym.agents.entry_points.ENTRY_POINTS` and the caller's ``allow``
+    (``{name: object}``) are searched; no module named by ``spec`` is imported.
 
     Raises:
-        ValueError: ``spec`` is not of that form or names nothing.
+        EntryPointError: (a ``ValueError``) ``spec`` names no entry point.
     """
-    module_name, sep, attr = spec.partition(":")
-    if not sep or not module_name or not attr:
-        raise ValueError(f"expected 'module:attribute', got {spec!r}")
-    try:
-        return getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"cannot resolve {spec!r}: {exc}") from exc
+    for key, names in ENTRY_POINTS.items():
+        try:
+            name = canonical_name(key, spec, allow)
+        except EntryPointError:
+            continue
+        if name in names or (allow is not None and name in allow):
+            return resolve_entry_point(key, name, allow)
+    known = sorted({n for names in ENTRY_POINTS.values() for n in names} | set(allow or {}))
+    raise EntryPointError("entry point", spec, f"not registered (known: {known})")
 
 
-def resolve_callables(env_kwargs: Mapping[str, Any]) -> dict[str, Any]:
-    """A copy of ``env_kwargs`` with the :data:`CALLABLE_KEYS` strings resolved."""
-    out = dict(env_kwargs)
-    for key in CALLABLE_KEYS:
-        if isinstance(out.get(key), str):
-            out[key] = resolve(out[key])
-    return out
+def __getattr__(name: str) -> Any:
+    if name == "NAMED_OBJECTS":  # built on first use (resolving imports the advisor module)
+        return {n: resolve_entry_point(k, n) for k, names in ENTRY_POINTS.items() for n in names}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -41,7 +41,7 @@ AEC_MODULES = {
 }
 """The AEC env module of each game."""
 DEFAULT_ENV_KWARGS: dict[str, dict[str, Any]] = {
-    "no_quarter": {"battle_factory": "wargym.agents.envspecs:mirror_skirmish"},
+    "no_quarter": {"battle_factory": "mirror_skirmish"},
     "pentagon_war": {},
     "starship_combat": {},
 }

@@ -7,6 +7,12 @@ torch and sb3-contrib are imported lazily, only when a zip is loaded; ONNX files
 stem) holding the env it was trained on (``env_id``, ``env_kwargs``, layout versions); the
 evaluation harness builds matching envs from it (:attr:`LearnedAgent.meta`).
 
+Policy files are untrusted data: a zip is loaded without unpickling anything
+(:func:`wargym.agents.sb3_zip.load_checkpoint`), an ONNX file's ``.onnx.json`` is validated
+when present (:func:`wargym.export_onnx.read_sidecar`, digests included), and a sidecar's
+``env_kwargs`` may name hooks only by entry-point name (:mod:`wargym.agents.entry_points`);
+anything else is a ``SidecarError`` or ``CheckpointError`` naming the problem.
+
 Observations: the envs hand agents the ``observation`` part of their Dict observation; a
 policy trained on the whole Dict (``MultiInputPolicy``) gets it rebuilt with the mask.
 """
@@ -14,6 +20,7 @@ policy trained on the whole Dict (``MultiInputPolicy``) gets it rebuilt with the
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -35,12 +42,39 @@ def shipped_model(suffix: str = ".zip") -> Path:
     return path
 
 
-def read_meta(path: str | Path) -> dict[str, Any]:
-    """The sidecar JSON of a policy file (empty when there is none)."""
-    side = Path(path).with_suffix(".json")
+def read_meta(path: str | Path, allow: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The sidecar JSON of a policy file (empty when there is none), hooks checked.
+
+    ``<stem>.json`` (the model card); for an ``.onnx`` without one, its validated
+    ``.onnx.json``. ``env_kwargs`` hooks come back as entry-point names (legacy import
+    paths of the package's own objects mapped); ``allow`` adds a caller's own names.
+
+    Raises:
+        SidecarError: unreadable JSON, not an object, ``env_kwargs`` not an object, or a hook
+            that names no entry point (nothing a file names is imported).
+    """
+    from wargym.export_onnx import SidecarError, named_env_kwargs, read_sidecar, sidecar_path
+    from wargym.rules.errors import short_repr
+
+    path = Path(path)
+    side = path.with_suffix(".json")
     if not side.exists():
+        if path.suffix == ".onnx" and sidecar_path(path).exists():
+            onnx_side = read_sidecar(path, allow=allow)
+            return {**onnx_side.raw, "env_kwargs": dict(onnx_side.env_kwargs)}
         return {}
-    data: dict[str, Any] = json.loads(side.read_text(encoding="utf-8"))
+    try:
+        data = json.loads(side.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:
+        raise SidecarError(
+            "<file>", f"{side.name} is not readable JSON: {short_repr(str(exc))}"
+        ) from None
+    if not isinstance(data, dict):
+        raise SidecarError("<root>", f"{side.name}: expected a JSON object")
+    kwargs = data.get("env_kwargs", {})
+    if not isinstance(kwargs, dict):
+        raise SidecarError("env_kwargs", f"{side.name}: expected an object")
+    data["env_kwargs"] = named_env_kwargs(kwargs, allow)
     return data
 
 
@@ -51,20 +85,42 @@ class LearnedAgent(SeededAgent):
         path: ``.zip`` (SB3/sb3-contrib; MaskablePPO, else PPO) or ``.onnx``.
         rng: generator or seed (used when ``deterministic`` is False).
         deterministic: arg-max of the masked logits (default) or a sample.
+        allow: a caller's own entry points ``{name: object}`` its sidecar may name.
+
+    Raises:
+        SidecarError: a bad sidecar or model card (:func:`read_meta`), or an ``.onnx`` that
+            is no loadable graph (field ``onnx_file``).
+        CheckpointError: a zip that is no checkpoint or needs unpickling.
+        OSError: the file does not exist.
     """
 
-    def __init__(self, path: str | Path, rng: Any = None, deterministic: bool = True) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        rng: Any = None,
+        deterministic: bool = True,
+        allow: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(rng)
         self.path = Path(path)
         self.deterministic = deterministic
-        self.meta = read_meta(self.path)
+        if not self.path.is_file():
+            raise FileNotFoundError(f"no policy file {self.path}")
+        self.meta = read_meta(self.path, allow)
         self._dict_obs = False
         if self.path.suffix == ".onnx":
             import onnxruntime
 
-            self._session = onnxruntime.InferenceSession(
-                str(self.path), providers=["CPUExecutionProvider"]
-            )
+            from wargym.export_onnx import SidecarError
+
+            try:
+                self._session = onnxruntime.InferenceSession(
+                    str(self.path), providers=["CPUExecutionProvider"]
+                )
+            except Exception as exc:  # onnxruntime's own errors (InvalidProtobuf, Fail, ...)
+                raise SidecarError(
+                    "onnx_file", f"{self.path.name} is not a loadable ONNX graph: {exc}"
+                ) from None
             self._model = None
         else:
             self._session = None
@@ -103,12 +159,13 @@ class LearnedAgent(SeededAgent):
 
 
 def _load_sb3(path: Path) -> Any:
-    """MaskablePPO.load, else PPO.load (CPU)."""
-    from sb3_contrib import MaskablePPO
+    """MaskablePPO (a maskable policy class), else PPO; CPU, nothing unpickled."""
+    from wargym.agents.sb3_zip import load_checkpoint, read_data
 
-    try:
-        return MaskablePPO.load(path, device="cpu")
-    except (KeyError, ValueError, TypeError):
+    policy = read_data(path).get("policy_class")
+    module = policy.get("__module__") if isinstance(policy, dict) else None
+    if module == "stable_baselines3.common.policies":
         from stable_baselines3 import PPO
 
-        return PPO.load(path, device="cpu")
+        return load_checkpoint(path, PPO)
+    return load_checkpoint(path)

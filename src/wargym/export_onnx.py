@@ -12,10 +12,16 @@ input named ``observation``).
 
 Beside ``OUT.onnx`` it writes ``OUT.onnx.json`` (:data:`SIDECAR_FORMAT`): the observation and
 action layout versions read from the env, shapes and dtypes, the env id and keyword
-arguments, the wargym version and the sha256 of the ONNX file. :func:`validate_sidecar`
+arguments, the wargym version, the sha256 of the ONNX file and the ``digest`` of the sidecar
+itself (:func:`sidecar_digest`, which covers the graph's sha256 too). :func:`validate_sidecar`
 checks one strictly (needs only the standard library) and raises :class:`SidecarError`
 naming the offending field; the torch-free runner (:mod:`wargym.agents.onnx_runner`) and the
 opponent server call it before loading a graph.
+
+A sidecar is data a user may download: its ``env_kwargs`` name hooks (``battle_factory``,
+``advisor``) by entry-point name (``"mirror_skirmish"``, :mod:`wargym.agents.entry_points`),
+never by import path, and nothing it says is imported or called. The checkpoint zip is read
+without unpickling its ``data`` (:mod:`wargym.agents.sb3_zip`).
 """
 
 from __future__ import annotations
@@ -30,8 +36,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SIDECAR_FORMAT = "wargym-onnx-sidecar/1"
+from wargym.rules.errors import short_repr
+
+SIDECAR_FORMAT = "wargym-onnx-sidecar/2"
 """Value of the sidecar's ``format`` field; bumped on any incompatible change."""
+READABLE_FORMATS = ("wargym-onnx-sidecar/1", SIDECAR_FORMAT)
+"""Formats this reader accepts: /1 had no ``digest`` and named the package's own hooks by
+import path (read through :data:`wargym.agents.entry_points.LEGACY_NAMES`)."""
 
 INPUT_NAMES = ("observation", "action_mask")
 """Graph inputs, in order."""
@@ -60,8 +71,9 @@ _FIELDS: dict[str, type | tuple[type, ...]] = {
     "dict_observation": bool,
     "wargym_version": str,
     "source": dict,
+    "digest": str,
 }
-_OPTIONAL = {"source"}
+_OPTIONAL = {"source", "digest"}
 
 
 class SidecarError(ValueError):
@@ -95,6 +107,8 @@ class Sidecar:
     """File name of the graph (same folder as the sidecar)."""
     wargym_version: str
     """Version of wargym that exported it."""
+    digest: str | None
+    """:func:`sidecar_digest` of the sidecar (``None`` in format /1, which had none)."""
     raw: Mapping[str, Any]
     """The whole JSON object."""
 
@@ -114,11 +128,28 @@ def sidecar_path(onnx_path: str | Path) -> Path:
     return path.with_name(path.name + ".json")
 
 
-def validate_sidecar(data: Any, onnx_path: str | Path | None = None) -> Sidecar:
+def sidecar_digest(data: Mapping[str, Any]) -> str:
+    """sha256 of the sidecar's canonical JSON without its ``digest`` (so of the graph's too)."""
+    body = {k: v for k, v in data.items() if k != "digest"}
+    try:
+        text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise SidecarError("<root>", f"not JSON data: {short_repr(str(exc))}") from None
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def validate_sidecar(
+    data: Any, onnx_path: str | Path | None = None, *, allow: Mapping[str, Any] | None = None
+) -> Sidecar:
     """Check a sidecar object strictly; with ``onnx_path``, also the file's sha256.
 
+    ``env_kwargs`` hooks must be entry-point names (or, in format /1, the package's own
+    legacy import paths); ``allow`` (``{name: object}``) adds a caller's own names. The
+    returned ``env_kwargs`` hold the names; nothing is imported.
+
     Raises:
-        SidecarError: a missing, unknown or mistyped field, a wrong format, a bad digest.
+        SidecarError: a missing, unknown or mistyped field, a wrong format, a bad digest,
+            an ``env_kwargs`` hook that names no entry point (field ``env_kwargs.<key>``).
     """
     if not isinstance(data, dict):
         raise SidecarError("<root>", f"expected a JSON object, got {type(data).__name__}")
@@ -135,28 +166,39 @@ def validate_sidecar(data: Any, onnx_path: str | Path | None = None) -> Sidecar:
             raise SidecarError(name, f"expected {_kind_name(kind)}, got a boolean")
         if not isinstance(value, kind):
             raise SidecarError(name, f"expected {_kind_name(kind)}, got {type(value).__name__}")
-    if data["format"] != SIDECAR_FORMAT:
-        raise SidecarError("format", f"{data['format']!r}; this reader knows {SIDECAR_FORMAT!r}")
+    if data["format"] not in READABLE_FORMATS:
+        raise SidecarError(
+            "format", f"{short_repr(data['format'])}; this reader knows {list(READABLE_FORMATS)}"
+        )
     if not re.fullmatch(r"[0-9a-f]{64}", data["sha256"]):
         raise SidecarError("sha256", "expected 64 lowercase hex digits")
     shape = data["obs_shape"]
     if not shape or not all(_is_int(d) and d > 0 for d in shape):
-        raise SidecarError("obs_shape", f"expected positive integers, got {shape!r}")
+        raise SidecarError("obs_shape", f"expected positive integers, got {short_repr(shape)}")
     if data["n_actions"] < 1:
         raise SidecarError("n_actions", f"expected >= 1, got {data['n_actions']}")
     if data["obs_dtype"] != "float32":
-        raise SidecarError("obs_dtype", f"expected 'float32', got {data['obs_dtype']!r}")
+        raise SidecarError("obs_dtype", f"expected 'float32', got {short_repr(data['obs_dtype'])}")
     if data["mask_dtype"] != "float32":
-        raise SidecarError("mask_dtype", f"expected 'float32', got {data['mask_dtype']!r}")
+        raise SidecarError(
+            "mask_dtype", f"expected 'float32', got {short_repr(data['mask_dtype'])}"
+        )
     if data["inputs"] != list(INPUT_NAMES):
-        raise SidecarError("inputs", f"expected {list(INPUT_NAMES)}, got {data['inputs']!r}")
+        raise SidecarError(
+            "inputs", f"expected {list(INPUT_NAMES)}, got {short_repr(data['inputs'])}"
+        )
     if data["outputs"] != list(OUTPUT_NAMES):
-        raise SidecarError("outputs", f"expected {list(OUTPUT_NAMES)}, got {data['outputs']!r}")
+        raise SidecarError(
+            "outputs", f"expected {list(OUTPUT_NAMES)}, got {short_repr(data['outputs'])}"
+        )
     for key in ("env_id", "observation_version", "action_version", "onnx_file"):
         if not data[key]:
             raise SidecarError(key, "must not be empty")
+    if not re.fullmatch(r"[A-Za-z0-9_./-]{1,200}", data["env_id"]):  # gymnasium imports "m:id"
+        raise SidecarError("env_id", f"{short_repr(data['env_id'])} is not a registered env id")
     if any(not isinstance(k, str) for k in data["env_kwargs"]):
         raise SidecarError("env_kwargs", "keys must be strings")
+    env_kwargs = named_env_kwargs(data["env_kwargs"], allow)
     if onnx_path is not None:
         path = Path(onnx_path)
         if not path.is_file():
@@ -164,9 +206,16 @@ def validate_sidecar(data: Any, onnx_path: str | Path | None = None) -> Sidecar:
         actual = sha256_of(path)
         if actual != data["sha256"]:
             raise SidecarError("sha256", f"{path.name} has digest {actual}, sidecar says otherwise")
+    if data["format"] == SIDECAR_FORMAT and "digest" not in data:
+        raise SidecarError("digest", "missing")
+    if "digest" in data:
+        if not re.fullmatch(r"[0-9a-f]{64}", data["digest"]):
+            raise SidecarError("digest", "expected 64 lowercase hex digits")
+        if data["digest"] != sidecar_digest(data):
+            raise SidecarError("digest", "the sidecar was changed after export (digest differs)")
     return Sidecar(
         env_id=data["env_id"],
-        env_kwargs=dict(data["env_kwargs"]),
+        env_kwargs=env_kwargs,
         observation_version=data["observation_version"],
         action_version=data["action_version"],
         obs_shape=tuple(int(d) for d in shape),
@@ -174,12 +223,63 @@ def validate_sidecar(data: Any, onnx_path: str | Path | None = None) -> Sidecar:
         sha256=data["sha256"],
         onnx_file=data["onnx_file"],
         wargym_version=data["wargym_version"],
+        digest=data.get("digest"),
         raw=data,
     )
 
 
-def read_sidecar(onnx_path: str | Path) -> Sidecar:
-    """Read and validate ``OUT.onnx.json`` against ``OUT.onnx``.
+def named_env_kwargs(
+    env_kwargs: Mapping[str, Any], allow: Mapping[str, Any] | None = None, field: str = "env_kwargs"
+) -> dict[str, Any]:
+    """A copy of a file's env kwargs whose hooks are entry-point names (legacy paths mapped).
+
+    Raises:
+        SidecarError: a hook names no entry point (field ``<field>.<key>``); nothing imported.
+    """
+    from wargym.agents.entry_points import CALLABLE_KEYS, EntryPointError, canonical_name
+
+    out = dict(env_kwargs)
+    for key in CALLABLE_KEYS:
+        if out.get(key) is not None:
+            try:
+                out[key] = canonical_name(key, out[key], allow)
+            except EntryPointError as exc:
+                raise SidecarError(f"{field}.{key}", str(exc)) from None
+    return out
+
+
+def make_sidecar_env(
+    env_id: str,
+    env_kwargs: Mapping[str, Any],
+    allow: Mapping[str, Any] | None = None,
+    field: str = "env_kwargs",
+) -> Any:
+    """``gymnasium.make`` of the env a sidecar (or model card) names, its hooks resolved.
+
+    Raises:
+        SidecarError: an unknown env id (field ``env_id``), a hook that names no entry
+            point, or keyword arguments the env refuses (field ``env_kwargs``).
+    """
+    import gymnasium  # noqa: TID251 (a layer above envs)
+
+    import wargym.envs  # noqa: F401  (registers the ids)
+    from wargym.agents.entry_points import resolve_callables
+
+    if not isinstance(env_id, str) or ":" in env_id or env_id not in gymnasium.registry:
+        raise SidecarError("env_id", f"{short_repr(env_id)} is not a registered env id")
+    kwargs = resolve_callables(named_env_kwargs(env_kwargs, allow, field), allow)
+    try:
+        return gymnasium.make(env_id, **kwargs)
+    except gymnasium.error.Error as exc:  # NameNotFound, VersionNotFound, ...
+        raise SidecarError("env_id", f"{short_repr(env_id)}: {short_repr(str(exc), 200)}") from None
+    except (TypeError, ValueError) as exc:  # unknown keyword, EnvArgumentError, ...
+        raise SidecarError(
+            field, f"{short_repr(env_id)} refuses them: {short_repr(str(exc), 200)}"
+        ) from None
+
+
+def read_sidecar(onnx_path: str | Path, *, allow: Mapping[str, Any] | None = None) -> Sidecar:
+    """Read and validate ``OUT.onnx.json`` against ``OUT.onnx`` (``allow``: see validate).
 
     Raises:
         SidecarError: missing, unreadable or invalid sidecar (``field`` ``<file>`` when the
@@ -190,9 +290,11 @@ def read_sidecar(onnx_path: str | Path) -> Sidecar:
         data = json.loads(side.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise SidecarError("<file>", f"no sidecar {side.name} beside the ONNX file") from exc
-    except (OSError, ValueError) as exc:
-        raise SidecarError("<file>", f"{side.name} is not readable JSON: {exc}") from exc
-    return validate_sidecar(data, onnx_path)
+    except (OSError, ValueError, RecursionError) as exc:
+        raise SidecarError(
+            "<file>", f"{side.name} is not readable JSON: {short_repr(str(exc), 200)}"
+        ) from None
+    return validate_sidecar(data, onnx_path, allow=allow)
 
 
 def layout_versions(env: Any, env_id: str) -> tuple[str, str]:
@@ -228,16 +330,21 @@ def build_sidecar(
     policy: str,
     dict_observation: bool,
     source: Mapping[str, Any] | None = None,
+    allow: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The sidecar object of an exported graph (validated before it is returned)."""
+    """The sidecar object of an exported graph (validated before it is returned).
+
+    Hooks in ``env_kwargs`` (objects, names or legacy paths) are recorded by name.
+    """
     from wargym import __version__
+    from wargym.agents.entry_points import EntryPointError, named_kwargs
 
     data: dict[str, Any] = {
         "format": SIDECAR_FORMAT,
         "onnx_file": Path(onnx_path).name,
         "sha256": sha256_of(onnx_path),
         "env_id": env_id,
-        "env_kwargs": dict(env_kwargs),
+        "env_kwargs": {},
         "observation_version": observation_version,
         "action_version": action_version,
         "obs_shape": [int(d) for d in obs_shape],
@@ -252,7 +359,12 @@ def build_sidecar(
     }
     if source is not None:
         data["source"] = dict(source)
-    validate_sidecar(data, onnx_path)
+    try:
+        data["env_kwargs"] = named_kwargs(env_kwargs, allow)
+    except EntryPointError as exc:
+        raise SidecarError(f"env_kwargs.{exc.key}", str(exc)) from None
+    data["digest"] = sidecar_digest(data)
+    validate_sidecar(data, onnx_path, allow=allow)
     return data
 
 
@@ -264,6 +376,7 @@ def export(
     env_kwargs: Mapping[str, Any] | None = None,
     check: int = 200,
     seed: int = 0,
+    allow: Mapping[str, Any] | None = None,
 ) -> tuple[Path, Path]:
     """Export ``checkpoint`` (a MaskablePPO zip) to ``out`` and write its sidecar.
 
@@ -275,36 +388,49 @@ def export(
     Returns:
         ``(onnx path, sidecar path)``.
 
+    The checkpoint is read without unpickling anything
+    (:func:`wargym.agents.sb3_zip.load_checkpoint`); the env's hooks are entry-point names
+    (``allow`` adds a caller's own, ``{name: object}``).
+
+    Returns:
+        ``(onnx path, sidecar path)``.
+
     Raises:
-        ValueError: the env's spaces do not match the policy's.
+        CheckpointError: (``wargym.agents.sb3_zip``) the zip is no loadable checkpoint, needs
+            unpickling, or its spaces differ from the env's.
+        SidecarError: the env id or keyword arguments (given or from the model card) name no
+            registered env, no entry point, or arguments the env refuses.
         AssertionError: onnxruntime and torch disagree on a check input.
     """
-    import gymnasium  # noqa: TID251 (a layer above envs)
     import numpy as np
-    from gymnasium import spaces  # noqa: TID251
-    from sb3_contrib import MaskablePPO
+    from gymnasium import spaces  # noqa: TID251 (a layer above envs)
 
-    import wargym.envs  # noqa: F401  (registers the ids)
     from wargym.agents.neural.export import export_onnx
+    from wargym.agents.sb3_zip import CheckpointError, load_checkpoint
 
     checkpoint = Path(checkpoint)
+    if not checkpoint.is_file() and checkpoint.with_name(checkpoint.name + ".zip").is_file():
+        checkpoint = checkpoint.with_name(checkpoint.name + ".zip")
     card = _model_card(checkpoint)
     env_id = env_id or card.get("env_id") or DEFAULT_ENV_ID
-    kwargs = dict(env_kwargs if env_kwargs is not None else card.get("env_kwargs", {}))
-    model = MaskablePPO.load(checkpoint, device="cpu")
+    kwargs = dict(env_kwargs if env_kwargs is not None else card.get("env_kwargs") or {})
+    if not isinstance(env_id, str):
+        raise SidecarError("env_id", f"expected a string, got {short_repr(env_id)}")
+    kwargs = named_env_kwargs(kwargs, allow)  # refused before anything is loaded
+    model = load_checkpoint(checkpoint)
     space: Any = model.observation_space
     dict_obs = isinstance(space, spaces.Dict)
     obs_shape = tuple(int(d) for d in (space["observation"] if dict_obs else space).shape)
     n_actions = int(getattr(model.action_space, "n", -1))
-    env = gymnasium.make(env_id, **_resolved(kwargs))
+    env = make_sidecar_env(env_id, kwargs, allow)
     try:
         env_space: Any = env.observation_space
         env_obs: Any = env_space["observation"] if isinstance(env_space, spaces.Dict) else env_space
         env_n = int(getattr(env.action_space, "n", -1))
         if tuple(env_obs.shape) != obs_shape or env_n != n_actions:
-            raise ValueError(
-                f"{env_id} with {kwargs} has observation {tuple(env_obs.shape)} and "
-                f"{env_n} actions; the policy expects {obs_shape} and {n_actions}"
+            raise CheckpointError(
+                f"{env_id} with {short_repr(kwargs)} has observation {tuple(env_obs.shape)} "
+                f"and {env_n} actions; the policy expects {obs_shape} and {n_actions}"
             )
         obs_version, act_version = layout_versions(env, env_id)
     finally:
@@ -323,6 +449,7 @@ def export(
         policy=type(model.policy).__name__,
         dict_observation=dict_obs,
         source={"checkpoint": checkpoint.name, "num_timesteps": int(model.num_timesteps)},
+        allow=allow,
     )
     side = sidecar_path(out)
     side.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -335,15 +462,13 @@ def _model_card(checkpoint: Path) -> dict[str, Any]:
         return {}
     try:
         data = json.loads(card.read_text(encoding="utf-8"))
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _resolved(kwargs: Mapping[str, Any]) -> dict[str, Any]:
-    from wargym.agents.envspecs import resolve_callables
-
-    return resolve_callables(kwargs)
+    except (OSError, ValueError, RecursionError) as exc:
+        raise SidecarError(
+            "<file>", f"{card.name} is not readable JSON: {short_repr(str(exc))}"
+        ) from None
+    if not isinstance(data, dict):
+        raise SidecarError("<root>", f"{card.name}: expected a JSON object")
+    return data
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
@@ -380,9 +505,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--env-kwargs is not JSON: {exc}")
         if not isinstance(kwargs, dict):
             parser.error("--env-kwargs must be a JSON object")
-    onnx_path, side = export(
-        args.checkpoint, args.out, env_id=args.env_id, env_kwargs=kwargs, check=args.check
-    )
+    from wargym.agents.sb3_zip import CheckpointError
+
+    try:
+        onnx_path, side = export(
+            args.checkpoint, args.out, env_id=args.env_id, env_kwargs=kwargs, check=args.check
+        )
+    except (SidecarError, CheckpointError, OSError) as exc:  # bad input: one line, status 2
+        print(f"wargym export-onnx: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
     print(json.dumps({"onnx": str(onnx_path), "sidecar": str(side)}))
     return 0
 

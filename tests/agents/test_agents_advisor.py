@@ -181,12 +181,11 @@ def test_advisor_needs_the_feature_block_and_a_real_factory() -> None:
     with pytest.raises(EnvArgumentError, match="advisor"):
         gymnasium.make("wargym/NoQuarter-Skirmish-v0", action_features=True, advisor=42)
     kwargs = resolve_callables({"advisor": "wargym.agents.advisor:TacticalAdvisor"})
-    assert kwargs["advisor"] is TacticalAdvisor
-    named = gymnasium.make(  # the env resolves the preset's "module:name" itself too
-        "wargym/NoQuarter-Skirmish-v0", action_features=True,
-        advisor="wargym.agents.advisor:TacticalAdvisor",
-    )  # fmt: skip
-    assert isinstance(named.unwrapped.advisor, TacticalAdvisor)
+    assert kwargs["advisor"] is TacticalAdvisor  # a legacy path of the package's own advisor
+    assert resolve_callables({"advisor": "tactical_advisor"})["advisor"] is TacticalAdvisor
+    with pytest.raises(EnvArgumentError, match="not a name"):  # the env imports no names
+        gymnasium.make("wargym/NoQuarter-Skirmish-v0", action_features=True,
+                       advisor="tactical_advisor")  # fmt: skip
 
 
 def test_advice_rows_in_the_pettingzoo_envs_pass_the_api_tests() -> None:

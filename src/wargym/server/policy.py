@@ -30,18 +30,16 @@ class OnnxOpponent:
 
     Raises:
         ValueError: not an ``.onnx`` file, or the sidecar's env is not a No Quarter env;
-            ``SidecarError`` (a ``ValueError``) when the sidecar's layout versions or action
-            count differ from the env's.
+            ``SidecarError`` (a ``ValueError``) when the sidecar's env id is not registered,
+            its keyword arguments are refused or name no entry point (the server imports
+            nothing a sidecar names), or its layout versions or action count differ from
+            the env's.
     """
 
     def __init__(self, path: str | Path, default_tier: str | None = None) -> None:
-        import gymnasium  # noqa: TID251 (a layer above envs)
-
-        import wargym.envs  # noqa: F401  (registers the ids)
-        from wargym.agents.envspecs import resolve_callables
         from wargym.agents.onnx_runner import OnnxPolicy
         from wargym.agents.tiers import TIERS
-        from wargym.export_onnx import SidecarError
+        from wargym.export_onnx import SidecarError, make_sidecar_env
 
         path = Path(path)
         if path.suffix != ".onnx":
@@ -52,10 +50,13 @@ class OnnxOpponent:
         self.default_tier = default_tier
         self.policy = OnnxPolicy(path)
         side = self.policy.sidecar
-        env = gymnasium.make(side.env_id, **resolve_callables(side.env_kwargs))
+        env = make_sidecar_env(side.env_id, side.env_kwargs)
         base = env.unwrapped
         if not (hasattr(base, "encoder") and hasattr(base, "codec")):
-            raise ValueError(f"{side.env_id} is not a No Quarter env (no encoder/codec)")
+            env.close()
+            raise SidecarError(
+                "env_id", f"{side.env_id} is not a No Quarter env (no encoder/codec)"
+            )
         self.encoder, self.codec = base.encoder, base.codec
         env.close()
         if self.encoder.version != side.observation_version:
@@ -82,6 +83,7 @@ class OnnxOpponent:
         return {
             "file": self.path.name,
             "sha256": side.sha256,
+            "digest": side.digest,
             "env_id": side.env_id,
             "observation_version": side.observation_version,
             "action_version": side.action_version,
