@@ -66,7 +66,7 @@ _COLOURS = {
 
 
 def make_advisor(spec: Any, action_features: bool) -> Any:
-    """The env's own advisor from ``spec`` (a factory, e.g. a class, or its ``"module:name"``).
+    """The env's own advisor from ``spec`` (a factory, e.g. a class; never a name or path).
 
     An advisor has ``rows`` (names of its feature rows), ``version``, ``reset()``,
     ``advise(battle, table, viewer) -> ({index: value}, pick)``, ``to_dict()`` and
@@ -79,14 +79,14 @@ def make_advisor(spec: Any, action_features: bool) -> Any:
 
     if not action_features:
         raise EnvArgumentError("advisor needs action_features=True (its rows extend that block)")
-    if isinstance(spec, str):  # "package.module:Factory", as YAML presets and sidecars name it
-        import importlib
+    if isinstance(spec, str):  # the env imports nothing a name says (docs/bad_input.md 5)
+        from wargym.rules.errors import short_repr
 
-        module, _, attr = spec.partition(":")
-        try:
-            spec = getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError, ValueError) as error:
-            raise EnvArgumentError(f"advisor {spec!r} names no object: {error}") from error
+        raise EnvArgumentError(
+            f"advisor {short_repr(spec)}: the env takes an advisor factory, not a name; "
+            "names in presets and sidecars ('tactical_advisor') are resolved by "
+            "wargym.agents.envspecs.resolve_callables"
+        )
     factory = isinstance(spec, type) or (callable(spec) and not hasattr(spec, "advise"))
     advisor = spec() if factory else None
     if advisor is None or not all(
