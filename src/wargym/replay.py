@@ -19,22 +19,48 @@ Accepted inputs (:func:`frames_of`):
 
 No Quarter frames are computed by replaying the events on the set-up battle with the
 engine's own ``Battle.apply``, so positions, armour and PEF markers are the engine's.
+
+A replay is untrusted input (docs/bad_input.md, section 7): it is read strictly and checked
+field by field (:mod:`wargym.replay_files`); a bad one is a :class:`ReplayError` naming the
+field, and ``main`` prints it as one line and exits 2 without writing anything. Its strings
+reach the page only as text (:mod:`wargym.replay_page`). The output may not be the input
+file under any path.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
-import math
-import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from wargym.replay_files import (
+    MAX_COORD,
+    ReplayError,
+    check_events,
+    check_label,
+    check_number,
+    check_objects,
+    check_outcome,
+    load,
+    refuse_same_file,
+    short_text,
+    write_atomic,
+)
 from wargym.replay_page import render_page
 from wargym.rules.errors import short_repr
+
+__all__ = [
+    "HEX_REPLAY",
+    "NQ_REPLAY",
+    "VIEW_FORMAT",
+    "ReplayError",
+    "frames_of",
+    "load",
+    "main",
+    "record_hex_replay",
+    "write_html",
+]
 
 NQ_REPLAY = "nq-replay-v1"
 """Format tag of the No Quarter env's replays."""
@@ -42,14 +68,6 @@ HEX_REPLAY = "hex-replay-v1"
 """Format tag of the hex-map replays of the space games."""
 VIEW_FORMAT = "wargym-replay-view/1"
 """Format tag of the data embedded in the page."""
-
-
-class ReplayError(ValueError):
-    """The replay file cannot be read or played (the message names the file or field)."""
-
-
-MAX_COORD = 100_000
-"""Largest hex coordinate (``q``, ``r``) a replay may hold."""
 
 
 def frames_of(data: Any) -> dict[str, Any]:
@@ -78,55 +96,27 @@ def frames_of(data: Any) -> dict[str, Any]:
         raise ReplayError(f"start: must be an object, not {short_repr(start)}")
     if "steps" in data:
         steps = [
-            {"label": _step_label(i, s), "events": _events(s.get("events", []), f"steps[{i}]")}
-            for i, s in enumerate(_objects(data["steps"], "steps"))
+            {"label": _step_label(i, s), "events": check_events(s.get("events", []), f"steps[{i}]")}
+            for i, s in enumerate(check_objects(data["steps"], "steps"))
         ]
     elif isinstance(data.get("events"), list):
-        events = _events(data["events"], "")
+        events = check_events(data["events"], "")
         steps = [{"label": str(e.get("type", "event")), "events": [e]} for e in events]
     else:
         raise ReplayError("a No Quarter replay needs 'steps' or 'events'")
     seed = data.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise ReplayError(f"seed: must be an integer or null, not {short_repr(seed)}")
-    return _nq_view(start, steps, _outcome(data.get("outcome")), seed)
-
-
-def _objects(value: Any, where: str) -> list[dict[str, Any]]:
-    if not isinstance(value, list):
-        raise ReplayError(f"{where}: must be a list, not {short_repr(value)}")
-    for i, item in enumerate(value):
-        if not isinstance(item, dict):
-            raise ReplayError(f"{where}[{i}]: must be an object, not {short_repr(item)}")
-    return value
-
-
-def _events(value: Any, where: str) -> list[dict[str, Any]]:
-    return list(_objects(value, f"{where}.events" if where else "events"))
-
-
-def _outcome(value: Any) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise ReplayError(f"outcome: must be an object or null, not {short_repr(value)}")
-    return value
+    return _nq_view(start, steps, check_outcome(data.get("outcome")), seed)
 
 
 def _step_label(i: int, step: dict[str, Any]) -> str:
     action = step.get("action") or {}
     if not isinstance(action, dict):
         raise ReplayError(f"steps[{i}].action: must be an object or null, not {short_repr(action)}")
-    kind = _text(action.get("type", "illegal (no-op)"))
-    rest = ", ".join(f"{_text(k)} {_text(v)}" for k, v in action.items() if k != "type")
-    return f"{i + 1}. {_text(step.get('agent', '?'))}: {kind}" + (f" ({rest})" if rest else "")
-
-
-def _text(value: Any, limit: int = 80) -> str:
-    """A short label for a value of the replay (strings as they are, at most ``limit`` long)."""
-    if isinstance(value, str):
-        return value if len(value) <= limit else value[: limit - 3] + "..."
-    return short_repr(value, limit)
+    kind = short_text(action.get("type", "illegal (no-op)"))
+    rest = ", ".join(f"{short_text(k)} {short_text(v)}" for k, v in action.items() if k != "type")
+    return f"{i + 1}. {short_text(step.get('agent', '?'))}: {kind}" + (f" ({rest})" if rest else "")
 
 
 def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -> dict[str, Any]:
@@ -137,7 +127,7 @@ def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -
     try:
         battle = Battle.from_dict(start)
     except RulesError as exc:
-        raise ReplayError(f"start state: {_text(str(exc), 240)}") from exc
+        raise ReplayError(f"start state: {short_text(str(exc), 240)}") from exc
     field = battle.battlefield
     terrain = [
         {"kind": f.kind.value, "x0": f.x0, "y0": f.y0, "x1": f.x1, "y1": f.y1}
@@ -152,7 +142,9 @@ def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -
                 battle.apply(NO_QUARTER_EVENTS.from_dict(dict(raw)))
             except Exception as exc:  # noqa: BLE001 - show the rest of the game anyway
                 if len(warnings) < 50:
-                    warnings.append(f"step {number}: {_text(raw.get('type'))}: {_text(str(exc))}")
+                    warnings.append(
+                        f"step {number}: {short_text(raw.get('type'))}: {short_text(str(exc))}"
+                    )
         frame = {"label": step["label"], "events": step["events"], **_snapshot(battle)}
         frame["shots"] = _shots(step["events"], before, frame["mechs"])
         frames.append(frame)
@@ -172,28 +164,6 @@ def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -
     }
 
 
-def _number(value: Any, where: str, bound: float = float("inf")) -> float:
-    """A finite number of at most ``bound`` in size (``bool`` is no number here)."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not math.isfinite(value)
-        or abs(value) > bound
-    ):
-        limit = "" if bound == float("inf") else f" of at most {bound:g} in size"
-        raise ReplayError(f"{where}: must be a finite number{limit}, not {short_repr(value)}")
-    return value
-
-
-def _label(value: Any, where: str, optional: bool = False) -> Any:
-    """An id or label: a string or an integer (``None`` too when ``optional``)."""
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ReplayError(f"{where}: must be a string or an integer, not {short_repr(value)}")
-    return value
-
-
 def _pefs(battle: Any) -> list[dict[str, Any]]:
     if battle.np is None:
         return []
@@ -208,8 +178,8 @@ def _pefs(battle: Any) -> list[dict[str, Any]]:
         pos = p.get("pos")
         if not isinstance(pos, list | tuple) or len(pos) != 2:
             raise ReplayError(f"{where}.pos: must be [x, y], not {short_repr(pos)}")
-        xy = [_number(c, f"{where}.pos", MAX_COORD) for c in pos]
-        out.append({"id": _label(p.get("id"), f"{where}.id"), "pos": xy})
+        xy = [check_number(c, f"{where}.pos", MAX_COORD) for c in pos]
+        out.append({"id": check_label(p.get("id"), f"{where}.id"), "pos": xy})
     return out
 
 
@@ -262,24 +232,27 @@ def _hex_view(data: dict[str, Any]) -> dict[str, Any]:
         raise ReplayError(f"{HEX_REPLAY}: 'frames' must be a non-empty list")
     for key in ("title", "system"):
         if not isinstance(data.get(key, ""), str):
-            raise ReplayError(f"{HEX_REPLAY}: {key}: must be a string, not {short_repr(data[key])}")
+            bad = short_repr(data[key])
+            raise ReplayError(f"{HEX_REPLAY}: {key}: must be a string, not {bad}")
     view_frames = []
-    for i, frame in enumerate(_objects(frames, f"{HEX_REPLAY}: frames")):
+    for i, frame in enumerate(check_objects(frames, f"{HEX_REPLAY}: frames")):
         where = f"{HEX_REPLAY}: frames[{i}]"
-        units = [_hex_unit(u, f"frames[{i}].units[{j}]")
-                 for j, u in enumerate(_objects(frame.get("units"), f"{where}.units"))]  # fmt: skip
-        view_frames.append({
-            "label": _text(_label(frame.get("label", i), f"{where}.label", optional=True)),
-            "events": _events(frame.get("events", []), where),
-            "units": units,
-        })  # fmt: skip
+        units = check_objects(frame.get("units"), f"{where}.units")
+        name = check_label(frame.get("label", i), f"{where}.label", optional=True)
+        view_frames.append(
+            {
+                "label": "" if name is None else str(name),
+                "events": check_events(frame.get("events", []), where),
+                "units": [_hex_unit(u, f"frames[{i}].units[{j}]") for j, u in enumerate(units)],
+            }
+        )
     return {
         "format": VIEW_FORMAT,
         "system": data.get("system", "hex"),
         "title": data.get("title", data.get("system", "hex replay")),
         "map": {"kind": "hex"},
         "frames": view_frames,
-        "outcome": _outcome(data.get("outcome")),
+        "outcome": check_outcome(data.get("outcome")),
         "warnings": [],
     }
 
@@ -288,9 +261,9 @@ def _hex_unit(unit: dict[str, Any], where: str) -> dict[str, Any]:
     """The fields of one hex unit the page uses, checked; nothing else is kept."""
     where = f"{HEX_REPLAY}: {where}"
     out: dict[str, Any] = {
-        "id": _label(unit.get("id"), f"{where}.id"),
-        "side": _label(unit.get("side", 0), f"{where}.side"),
-        "label": _label(unit.get("label"), f"{where}.label", optional=True),
+        "id": check_label(unit.get("id"), f"{where}.id"),
+        "side": check_label(unit.get("side", 0), f"{where}.side"),
+        "label": check_label(unit.get("label"), f"{where}.label", optional=True),
     }
     for key, default in _HEX_UNIT.items():
         if key not in unit and default is _REQUIRED:
@@ -299,7 +272,7 @@ def _hex_unit(unit: dict[str, Any], where: str) -> dict[str, Any]:
         if value is None and key == "armor":
             out[key] = None
         else:
-            out[key] = _number(value, f"{where}.{key}", MAX_COORD)
+            out[key] = check_number(value, f"{where}.{key}", MAX_COORD)
     for key in ("destroyed", "damaged"):
         value = unit.get(key, False)
         if value is not None and not isinstance(value, bool):
@@ -352,44 +325,6 @@ def record_hex_replay(env_id: str, seed: int = 0, max_steps: int = 300) -> dict[
             "frames": frames, "outcome": info.get("outcome")}  # fmt: skip
 
 
-def load(path: str | Path) -> Any:
-    """The JSON object of a replay file.
-
-    Raises:
-        ReplayError: the file cannot be read (missing, a folder, unreadable), is not UTF-8,
-            not JSON, holds ``NaN`` / ``Infinity`` / a number too large, or nests too deeply.
-    """
-    source = Path(path)
-    try:
-        if source.is_dir():
-            raise ReplayError(f"cannot read {source}: it is a directory")
-        text = source.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise ReplayError(f"cannot read {source}: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        where = f"{exc.reason} at byte {exc.start}"
-        raise ReplayError(f"cannot read {source}: not UTF-8 text ({where})") from exc
-    try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
-    except json.JSONDecodeError as exc:
-        raise ReplayError(f"cannot read {source}: broken JSON: {exc}") from exc
-    except RecursionError as exc:
-        raise ReplayError(f"cannot read {source}: JSON nested too deeply") from exc
-    except ValueError as exc:  # a number too large, NaN, Infinity
-        raise ReplayError(f"cannot read {source}: bad JSON number: {_text(str(exc))}") from exc
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a replay may hold")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{_text(text)} is too large")
-    return value
-
-
 def write_html(replay: Any, out: str | Path) -> Path:
     """Render ``replay`` (a replay object or a path to one) as a page at ``out``.
 
@@ -403,7 +338,7 @@ def write_html(replay: Any, out: str | Path) -> Path:
     """
     path = Path(out)
     if isinstance(replay, str | Path):
-        _refuse_same_file(Path(replay), path)
+        refuse_same_file(Path(replay), path)
         replay = load(replay)
     view = frames_of(replay)
     try:
@@ -411,36 +346,11 @@ def write_html(replay: Any, out: str | Path) -> Path:
     except RecursionError as exc:
         raise ReplayError("the replay is nested too deeply to show") from exc
     except ValueError as exc:  # not JSON: only a replay object passed from Python can do this
-        raise ReplayError(f"the replay holds a value that is not JSON: {_text(str(exc))}") from exc
-    _write_atomic(path, page)
+        raise ReplayError(
+            f"the replay holds a value that is not JSON: {short_text(str(exc))}"
+        ) from exc
+    write_atomic(path, page)
     return path
-
-
-def _refuse_same_file(source: Path, out: Path) -> None:
-    same = source.resolve() == out.resolve()
-    with contextlib.suppress(OSError):
-        same = same or (out.exists() and source.exists() and os.path.samefile(source, out))
-    if same:
-        raise ReplayError(f"--html {out} is the input replay {source}; choose another output")
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    folder = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise ReplayError(f"cannot write {path}: it is a directory")
-    temp = None
-    try:
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, 0o644)
-        os.replace(temp, path)
-    except OSError as exc:
-        if temp is not None:
-            Path(temp).unlink(missing_ok=True)
-        raise ReplayError(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
 def main(argv: Sequence[str] | None = None) -> int:
