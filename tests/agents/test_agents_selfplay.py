@@ -53,7 +53,8 @@ def test_selfplay_mirror_factory_gives_both_sides_the_same_designs() -> None:
         ]
         is mirror_skirmish
     )
-    with pytest.raises(ValueError, match="module:attribute"):
+    assert resolve("mirror_skirmish") is mirror_skirmish
+    with pytest.raises(ValueError, match="not registered"):  # EntryPointError
         resolve("no-colon")
 
 
