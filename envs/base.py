@@ -20,8 +20,11 @@ test, rewards and encodings.
 * Bad input (docs/bad_input.md): :class:`EnvArgumentError` (a keyword argument of an env with
   a wrong type or value; the message names the argument), :class:`InvalidActionError` (an
   action that is no index at all: ``bool``, ``float``, ``str``, an array of more than one
-  value; raised whatever the illegal-action policy) and the checks :func:`check_int`,
-  :func:`check_number`, :func:`check_choice`, :func:`check_keys`, :func:`check_render_mode`.
+  value; raised whatever the illegal-action policy), :class:`NotResetError` (an env used
+  before its first ``reset``) and the checks :func:`check_int`, :func:`check_number`,
+  :func:`check_choice`, :func:`check_keys`, :func:`check_render_mode`,
+  :func:`check_observation_size`. Messages quote at most 80 characters of a user value
+  (:func:`~wargym.rules.errors.short_repr`).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
-from wargym.rules.errors import IllegalActionError
+from wargym.rules.errors import IllegalActionError, RulesError, short_repr
 
 IllegalPolicy = Literal["noop", "penalty", "raise", "terminate"]
 """Illegal-action policies; ``"noop"`` and ``"penalty"`` are two names of the same policy."""
@@ -43,6 +46,9 @@ SIDE_AGENTS = ("side_0", "side_1")
 """PettingZoo agent names of the two sides of a space battle."""
 
 StateT = TypeVar("StateT")
+
+MAX_OBSERVATION_SIZE = 4_000_000
+"""Most float32 values an env's observation may hold (about 16 MB); larger ones are refused."""
 
 
 class EnvArgumentError(ValueError):
@@ -56,38 +62,73 @@ class EnvArgumentError(ValueError):
 class InvalidActionError(IllegalActionError, TypeError):
     """An action that is not an index of the ``Discrete`` action space at all.
 
-    ``bool``, ``float``, ``str``, non-integer arrays and arrays of more than one value are
-    refused whatever the illegal-action policy (an integer out of range or masked out is an
-    *illegal* action and follows the policy). The state is left untouched.
+    Only integer kinds are indices (Python ``int``, numpy dtypes of kind ``i``/``u``, arrays of
+    one such value): ``bool``/``np.bool_``, ``float``, ``complex``, ``str``, ``timedelta64``,
+    ``datetime64``, object arrays and arrays of more than one value are refused whatever the
+    illegal-action policy (an integer out of range or masked out is an *illegal* action and
+    follows the policy). The state is left untouched.
     """
+
+
+class NotResetError(RulesError, RuntimeError):
+    """An env was used (``step``, ``observe``, ``last``, masks, ...) before its first ``reset``.
+
+    A ``RuntimeError`` (what code that called ``render`` early caught before) and a
+    :class:`~wargym.rules.errors.RulesError`; the message names the call.
+    """
+
+
+def require_reset(ready: bool, call: str) -> None:
+    """Raise :class:`NotResetError` naming ``call`` unless ``ready`` (the env was reset)."""
+    if not ready:
+        raise NotResetError(f"{call} called before reset(); call reset() first")
+
+
+def _range(low: float | None, high: float | None) -> str:
+    if low is not None and high is not None:
+        return f"in [{low}, {high}]"
+    return f">= {low}" if low is not None else f"<= {high}"
+
+
+def _is_int(value: Any) -> bool:
+    """A Python ``int`` or a numpy scalar of integer kind (``bool``, ``timedelta64`` are not)."""
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    if isinstance(value, np.generic):
+        return value.dtype.kind in "iu"
+    return isinstance(value, int)
 
 
 def check_int(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
     """``value`` as an ``int`` (``bool`` refused) within ``[low, high]``.
 
     Raises:
-        EnvArgumentError: naming ``name``, the value and the bound.
+        EnvArgumentError: naming ``name``, the value (at most 80 characters) and the range.
     """
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise EnvArgumentError(f"{name} must be an integer, got {value!r}")
-    if low is not None and value < low:
-        raise EnvArgumentError(f"{name} must be >= {low}, got {value!r}")
-    if high is not None and value > high:
-        raise EnvArgumentError(f"{name} must be <= {high}, got {value!r}")
+    if not _is_int(value):
+        raise EnvArgumentError(f"{name} must be an integer, got {short_repr(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise EnvArgumentError(f"{name} must be {_range(low, high)}, got {short_repr(value)}")
     return int(value)
 
 
-def check_number(name: str, value: Any) -> float:
-    """``value`` as a finite ``float`` (``bool`` refused).
+def check_number(
+    name: str, value: Any, low: float | None = None, high: float | None = None
+) -> float:
+    """``value`` as a finite ``float`` (``bool`` refused) within ``[low, high]``.
 
     Raises:
-        EnvArgumentError: naming ``name`` and the value.
+        EnvArgumentError: naming ``name``, the value (at most 80 characters) and the range.
     """
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise EnvArgumentError(f"{name} must be a number, got {value!r}")
-    if not math.isfinite(float(value)):
-        raise EnvArgumentError(f"{name} must be finite, got {value!r}")
-    return float(value)
+    numeric = isinstance(value, (float, np.floating)) or _is_int(value)
+    if not numeric:
+        raise EnvArgumentError(f"{name} must be a number, got {short_repr(value)}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise EnvArgumentError(f"{name} must be finite, got {short_repr(value)}")
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise EnvArgumentError(f"{name} must be {_range(low, high)}, got {short_repr(value)}")
+    return number
 
 
 def check_choice(name: str, value: Any, choices: Iterable[Any]) -> Any:
@@ -98,7 +139,7 @@ def check_choice(name: str, value: Any, choices: Iterable[Any]) -> Any:
     """
     options = list(choices)
     if not isinstance(value, str) or value not in options:
-        raise EnvArgumentError(f"{name} must be one of {options}, got {value!r}")
+        raise EnvArgumentError(f"{name} must be one of {options}, got {short_repr(value)}")
     return value
 
 
@@ -113,9 +154,11 @@ def check_keys(name: str, value: Any, allowed: Iterable[str]) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise EnvArgumentError(f"{name} must be a mapping, got {type(value).__name__}")
     known = sorted(allowed)
-    unknown = sorted(str(k) for k in value if k not in known)
+    unknown = sorted(
+        short_repr(k, 40) if not isinstance(k, str) else k for k in value if k not in known
+    )
     if unknown:
-        raise EnvArgumentError(f"unknown {name} keys {unknown}; known: {known}")
+        raise EnvArgumentError(f"unknown {name} keys {short_repr(unknown)}; known: {known}")
     return dict(value)
 
 
@@ -126,7 +169,22 @@ def check_render_mode(render_mode: Any, modes: Sequence[str]) -> None:
         EnvArgumentError: naming ``render_mode``, the value and the supported modes.
     """
     if render_mode is not None and render_mode not in modes:
-        raise EnvArgumentError(f"unsupported render_mode {render_mode!r}; one of {list(modes)}")
+        raise EnvArgumentError(
+            f"unsupported render_mode {short_repr(render_mode)}; one of {list(modes)}"
+        )
+
+
+def check_observation_size(size: int, names: str) -> None:
+    """Refuse an observation of more than :data:`MAX_OBSERVATION_SIZE` values.
+
+    Raises:
+        EnvArgumentError: naming the arguments (``names``) that set the size.
+    """
+    if size > MAX_OBSERVATION_SIZE:
+        raise EnvArgumentError(
+            f"the observation would hold {size:,} values (at most {MAX_OBSERVATION_SIZE:,}); "
+            f"lower {names}"
+        )
 
 
 class IllegalActionHandling:
@@ -142,6 +200,16 @@ class IllegalActionHandling:
 
     illegal_action: str
     illegal_penalty: float
+    _was_reset: bool = False
+    """PettingZoo envs: set by ``reset`` and ``load_state`` (:meth:`_require_reset`)."""
+
+    def _is_ready(self) -> bool:
+        """Whether the env was reset (or loaded): it holds an engine state."""
+        return any(getattr(self, name, None) is not None for name in ("_battle", "_state", "_game"))
+
+    def _require_reset(self, call: str) -> None:
+        """Raise :class:`NotResetError` naming ``call`` before the first ``reset``."""
+        require_reset(self._is_ready(), call)
 
     def _set_illegal_policy(self, mode: str, penalty: float) -> None:
         """Check and store the policy.
@@ -152,7 +220,8 @@ class IllegalActionHandling:
         """
         if not isinstance(mode, str) or mode not in get_args(IllegalPolicy):
             raise EnvArgumentError(
-                f"illegal_action must be one of {', '.join(get_args(IllegalPolicy))}: {mode!r}"
+                f"illegal_action must be one of {', '.join(get_args(IllegalPolicy))}: "
+                f"{short_repr(mode)}"
             )
         self.illegal_action = mode
         self.illegal_penalty = check_number("illegal_penalty", penalty)
@@ -170,19 +239,24 @@ class IllegalActionHandling:
 def action_index(action: Any) -> int:
     """``action`` as an ``int``: a Python or numpy integer, or an integer array of one value.
 
+    Only integer kinds count (numpy dtype kinds ``i`` and ``u``): ``timedelta64`` (a numpy
+    integer subclass), ``datetime64``, ``np.bool_``, ``complex`` and object arrays are refused.
+
     Raises:
         InvalidActionError: ``action`` is a ``bool``, ``float``, ``str``, ``None``, a
-            non-integer array or an array of more than one value (the message names it).
+            non-integer array or an array of more than one value (the message names its type
+            and quotes at most 80 characters of it).
     """
-    if isinstance(action, np.ndarray) and action.size == 1:
-        if np.issubdtype(action.dtype, np.integer):
+    if isinstance(action, np.ndarray):
+        if action.size == 1 and action.dtype.kind in "iu":
             return int(action.reshape(()))
-    elif isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+    elif _is_int(action):
         return int(action)
-    shape = f" of shape {action.shape}" if isinstance(action, np.ndarray) else ""
-    raise InvalidActionError(
-        f"action must be an integer index, got {type(action).__name__}{shape}: {action!r}"
-    )
+    if isinstance(action, np.ndarray):
+        kind = f"{type(action).__name__} of dtype {action.dtype} and shape {action.shape}"
+    else:
+        kind = type(action).__name__
+    raise InvalidActionError(f"action must be an integer index, got {kind}: {short_repr(action)}")
 
 
 def mask_allows(mask: np.ndarray, action: Any) -> bool:
@@ -247,12 +321,11 @@ def render_frame(
     """``ansi(state)`` or ``rgb(state)`` per ``render_mode``; ``None`` for any other mode.
 
     Raises:
-        RuntimeError: a frame is asked for before the first ``reset`` (``state`` is ``None``).
+        NotResetError: a frame is asked for before the first ``reset`` (``state`` is ``None``).
     """
     if render_mode not in ("ansi", "rgb_array"):
         return None
-    if state is None:
-        raise RuntimeError("call reset() first")
+    require_reset(state is not None, "render()")
     return ansi(state) if render_mode == "ansi" else rgb(state)
 
 
@@ -264,7 +337,12 @@ class MaskedEnvMixin(IllegalActionHandling):
         raise NotImplementedError
 
     def action_masks(self) -> np.ndarray:
-        """Boolean mask of legal actions (for sb3-contrib MaskablePPO)."""
+        """Boolean mask of legal actions (for sb3-contrib MaskablePPO).
+
+        Raises:
+            NotResetError: before the first ``reset``.
+        """
+        self._require_reset("action_masks()")
         return as_bool_mask(self._mask())
 
 
@@ -272,7 +350,8 @@ class SidesAsAgents(IllegalActionHandling):
     """PettingZoo side: cached spaces per agent, AEC bookkeeping and ``close``.
 
     ``seed_test`` re-seeds ``observation_space(agent)`` and ``action_space(agent)``, so each
-    must be the same object on every call.
+    must be the same object on every call. ``step``, ``observe``, ``last`` and ``state``
+    before the first ``reset`` (or ``load_state``) raise :class:`NotResetError`.
     """
 
     possible_agents: list[str]
@@ -300,8 +379,21 @@ class SidesAsAgents(IllegalActionHandling):
         """The action space of ``agent`` (one cached object)."""
         return self._action_spaces[agent]
 
+    def _is_ready(self) -> bool:
+        return self._was_reset
+
+    def last(self, observe: bool = True) -> Any:
+        """PettingZoo's ``last``, refused before the first ``reset``.
+
+        Raises:
+            NotResetError: before the first ``reset``.
+        """
+        self._require_reset("last()")
+        return super().last(observe)  # type: ignore[misc]
+
     def _reset_bookkeeping(self, agents: Iterable[str]) -> None:
-        """AEC: every agent live, no rewards yet."""
+        """AEC: every agent live, no rewards yet (the env counts as reset from now on)."""
+        self._was_reset = True
         self.agents = list(agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -20,9 +20,7 @@ illegal-action policies, ``info`` keys, rendering and replays are those of
 
 from __future__ import annotations
 
-import dataclasses
-import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -31,13 +29,8 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from wargym.envs.base import (
-    EnvArgumentError,
     SidesAsAgents,
     action_index,
-    check_choice,
-    check_int,
-    check_keys,
-    check_number,
     check_render_mode,
     mask_allows,
     step_info,
@@ -45,11 +38,12 @@ from wargym.envs.base import (
 from wargym.envs.snapshot import AEC_KEYS, aec_to_dict, make_snapshot, open_snapshot, parse_aec
 from wargym.envs.snapshot import check_keys as state_keys
 from wargym.rules.dice import RandomDice
+from wargym.rules.errors import short_repr
 from wargym.rules.events import Event
-from wargym.rules.no_quarter.data import RulesOptions
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.vocab import Faction, Side
+from wargym.rules.no_quarter.state import Battle
+from wargym.rules.no_quarter.vocab import Side
 
+from .arguments import check_skirmish_config
 from .snapshots import CORE_KEYS, apply_core, core_config, core_state, parse_core
 from .solo import MAX_REDRAWS, SHAPING_TERMS, SkirmishCore, _outcome
 
@@ -59,59 +53,6 @@ if TYPE_CHECKING:
 AGENTS = ("blue", "red")
 """PettingZoo agent names: the two sides."""
 SIDES = {"blue": Side.BLUE, "red": Side.RED}
-
-
-def _check_fields(name: str, value: Any, cls: type[Any], skip: tuple[str, ...] = ()) -> None:
-    """Keys, types and ``Literal`` choices of an options dict against dataclass ``cls``."""
-    hints = typing.get_type_hints(cls)
-    fields = [f.name for f in dataclasses.fields(cls) if f.name not in skip]
-    for key, item in check_keys(name, value, fields).items():
-        hint, where = hints[key], f"{name}.{key}"
-        if typing.get_origin(hint) is typing.Literal:
-            check_choice(where, item, typing.get_args(hint))
-        elif hint is bool and not isinstance(item, bool):
-            raise EnvArgumentError(f"{where} must be true or false, got {item!r}")
-        elif hint is int:
-            check_int(where, item)
-        elif hint is float:
-            check_number(where, item)
-
-
-def check_skirmish_config(
-    config: Mapping[str, Any], terms: tuple[str, ...] = SHAPING_TERMS
-) -> None:
-    """Check the keyword arguments of a No Quarter skirmish env before it is built.
-
-    Unknown keywords are left to Python (``TypeError`` naming the keyword).
-
-    Raises:
-        EnvArgumentError: a known keyword with a wrong type or value (the message names it).
-    """
-    if "factions" in config:
-        factions = config["factions"]
-        if isinstance(factions, str) or not isinstance(factions, Sequence):
-            raise EnvArgumentError(f"factions must be a pair of faction names, got {factions!r}")
-        if len(factions) != 2:
-            raise EnvArgumentError(f"factions must name 2 factions, got {len(factions)}")
-        for i, name in enumerate(factions):
-            check_choice(f"factions[{i}]", name, [f.value for f in Faction])
-    for key, low in (("mechs_per_side", 1), ("stars", 0), ("max_turns", 1), ("max_weapons", 1)):
-        if key in config:
-            check_int(key, config[key], low)
-    for key in ("max_buildings",):
-        if key in config:
-            check_int(key, config[key], 0)
-    if config.get("max_mechs") is not None:
-        check_int("max_mechs", config["max_mechs"], 1)
-    if "cell" in config and check_number("cell", config["cell"]) <= 0:
-        raise EnvArgumentError(f"cell must be > 0, got {config['cell']!r}")
-    for key in ("action_features", "flatten", "mirror"):
-        if key in config and not isinstance(config[key], bool):
-            raise EnvArgumentError(f"{key} must be true or false, got {config[key]!r}")
-    _check_fields("battle_options", config.get("battle_options"), BattleOptions, ("rules",))
-    _check_fields("rules_options", config.get("rules_options"), RulesOptions)
-    for term, weight in check_keys("reward_shaping", config.get("reward_shaping"), terms).items():
-        check_number(f"reward_shaping.{term}", weight)
 
 
 class HeadToHeadCore(SkirmishCore, SidesAsAgents):
@@ -134,7 +75,7 @@ class HeadToHeadCore(SkirmishCore, SidesAsAgents):
     ) -> None:
         # "human" draws nothing (render() returns None); PettingZoo's render_test builds with it
         check_render_mode(render_mode, [*self.metadata["render_modes"], "human"])
-        check_skirmish_config(config)
+        check_skirmish_config(config, SHAPING_TERMS)
         self._configure(render_mode=render_mode, **config)
         self._set_illegal_policy(illegal_action, illegal_penalty)
         self._set_spaces(AGENTS, self.obs_space, spaces.Discrete(self.codec.n))
@@ -224,10 +165,16 @@ class HeadToHeadCore(SkirmishCore, SidesAsAgents):
         state = open_snapshot(self, data, config)
         state_keys("snapshot.state", state, (*CORE_KEYS, *keys))
         parts = parse_core(state, self.advisor)
-        return state, lambda: apply_core(self, parts)
+
+        def commit() -> None:
+            apply_core(self, parts)
+            self._was_reset = True
+
+        return state, commit
 
     def state(self) -> np.ndarray:
         """Both sides' observations without fog of war, concatenated (centralised critics)."""
+        self._require_reset("state()")
         battle = self.battle
         parts = []
         for side in (Side.BLUE, Side.RED):
@@ -282,10 +229,12 @@ class NoQuarterAEC(HeadToHeadCore, AECEnv[str, dict[str, Any], int]):  # type: i
 
     def observe(self, agent: str) -> dict[str, Any]:
         """What ``agent``'s side may know; its mask is zero unless it decides now."""
+        self._require_reset("observe()")
         return self._agent_obs(agent)
 
     def step(self, action: int | None) -> None:
         """Play the selected side's decision (``None`` only for a finished agent)."""
+        self._require_reset("step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -297,7 +246,8 @@ class NoQuarterAEC(HeadToHeadCore, AECEnv[str, dict[str, Any], int]):  # type: i
             kind = "none" if decision is None else decision.kind.value
             index = -1 if action is None else action_index(action)
             reward, ended = self._resolve_illegal(
-                f"{agent}: action {action!r} ({self.codec.describe(index, battle)}) is not legal "
+                f"{agent}: action {short_repr(action)} ({self.codec.describe(index, battle)}) "
+                "is not legal "
                 f"at the {kind} decision"
             )
             self.infos = self._infos(battle, [], {agent})

@@ -20,7 +20,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from wargym.envs.base import check_render_mode
+from wargym.envs.base import check_observation_size, check_render_mode
 from wargym.rules.dice import Dice, RandomDice
 from wargym.rules.errors import TableError
 from wargym.rules.events import Event
@@ -32,7 +32,7 @@ from wargym.rules.no_quarter.scenario import Scenario, load_scenario, scenario_f
 from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.vocab import Side
 
-from .aec import check_skirmish_config
+from .arguments import check_battle_bounds, check_skirmish_config
 from .mission_encoding import MissionObservationEncoder, SightingOrder, pef_markers
 from .opponents import Agent, make_opponent
 from .solo import MAX_REDRAWS, SHAPING_TERMS, NoQuarterSkirmishEnv
@@ -218,6 +218,7 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
                 "action_features": action_features,
             },
             MISSION_SHAPING_TERMS,
+            skirmish=False,
         )
         if scenario is None:
             if self.mission_kind is None:
@@ -232,6 +233,9 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
         self.dice_factory = dice_factory
         self._order = SightingOrder()
         battle = sc.battle_options()
+        check_battle_bounds(
+            "options.battle", battle, "max_turns" if max_turns is not None else "turn_limit"
+        )
         super().__init__(
             render_mode,
             opponent=opponent,
@@ -273,6 +277,9 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
             action_table=self._action_table if action_features else None,
             n_actions=self.codec.n,
             advisor=self.advisor,
+        )
+        check_observation_size(
+            self.encoder.size, f"cell or the table size ({sc.width} x {sc.height})"
         )
         self.obs_space = spaces.Dict(
             {

@@ -24,6 +24,7 @@ from pettingzoo import ParallelEnv
 
 from wargym.envs.base import InvalidActionError, action_index, mask_allows
 from wargym.envs.snapshot import agents_from
+from wargym.rules.errors import short_repr
 
 from .aec import AGENTS, SIDES, HeadToHeadCore
 from .codec import WAIT
@@ -77,6 +78,7 @@ class NoQuarterParallel(HeadToHeadCore, ParallelEnv[str, dict[str, Any], int]): 
         """Start a new battle; ``seed`` fixes set-up and dice."""
         infos = self._start_battle(seed)
         self.agents = list(AGENTS)
+        self._was_reset = True
         return {a: self._agent_obs(a) for a in AGENTS}, infos
 
     def step(self, actions: dict[str, int]) -> tuple[
@@ -84,14 +86,17 @@ class NoQuarterParallel(HeadToHeadCore, ParallelEnv[str, dict[str, Any], int]): 
         dict[str, dict[str, Any]],
     ]:  # fmt: skip
         """The deciding side plays its action; the other side must wait."""
+        self._require_reset("step()")
         battle = self.battle
         if not isinstance(actions, Mapping):
             raise InvalidActionError(
                 f"actions must be a dict of agent -> action, got {type(actions).__name__}"
             )
-        unknown = sorted(str(a) for a in actions if a not in AGENTS)
+        unknown = sorted(short_repr(a, 40) for a in actions if a not in AGENTS)
         if unknown:
-            raise InvalidActionError(f"actions for unknown agents {unknown}; agents: {AGENTS}")
+            raise InvalidActionError(
+                f"actions for unknown agents {short_repr(unknown)}; agents: {AGENTS}"
+            )
         rewards = dict.fromkeys(AGENTS, 0.0)
         illegal: set[str] = set()
         ended = False
@@ -101,7 +106,7 @@ class NoQuarterParallel(HeadToHeadCore, ParallelEnv[str, dict[str, Any], int]): 
                 illegal.add(agent)
                 index = -1 if action is None else action_index(action)
                 penalty, stop = self._resolve_illegal(
-                    f"{agent}: action {action} is not legal now "
+                    f"{agent}: action {short_repr(action)} is not legal now "
                     f"({self.codec.describe(index, battle)})"
                 )
                 rewards[agent] += penalty

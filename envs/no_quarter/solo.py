@@ -20,13 +20,16 @@ from gymnasium import spaces
 
 from wargym.envs.base import (
     MaskedEnvMixin,
+    NotResetError,
     action_index,
+    check_observation_size,
     check_render_mode,
     mask_allows,
     render_frame,
     step_info,
 )
 from wargym.rules.dice import Dice, RandomDice
+from wargym.rules.errors import short_repr
 from wargym.rules.events import Event
 from wargym.rules.no_quarter import game
 from wargym.rules.no_quarter.actions import (
@@ -137,7 +140,7 @@ class SkirmishCore:
         extra = dict(battle_options or {})
         extra.setdefault("unseen_bases", FOG_UNSEEN_BASES)  # no leak through the options
         if "move_fractions" in extra:
-            extra["move_fractions"] = tuple(extra["move_fractions"])
+            extra["move_fractions"] = tuple(float(f) for f in extra["move_fractions"])
         max_turns = int(extra.pop("max_turns", max_turns))
         self.battle_options = BattleOptions(max_turns=max_turns, rules=rules, **extra)
         load_rules(rules)  # fail early on a bad reading
@@ -164,6 +167,9 @@ class SkirmishCore:
             n_actions=self.codec.n,
             advisor=self.advisor,
         )
+        check_observation_size(
+            self.encoder.size, "cell, max_mechs, max_weapons or max_buildings (action_features)"
+        )
         self.obs_space = spaces.Dict(
             {
                 "observation": self.encoder.space,
@@ -180,9 +186,13 @@ class SkirmishCore:
     # -- battle ----------------------------------------------------------------------------
     @property
     def battle(self) -> Battle:
-        """The engine state (reset first)."""
+        """The engine state (reset first).
+
+        Raises:
+            NotResetError: before the first ``reset`` (or ``load_state``).
+        """
         if self._battle is None:
-            raise RuntimeError("call reset() first")
+            raise NotResetError("the env has no battle yet: call reset() first")
         return self._battle
 
     def _new_battle(self, setup_rng: np.random.Generator, dice: Dice) -> list[Event]:
@@ -458,9 +468,13 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
         **config: Any,
     ) -> None:
         check_render_mode(render_mode, self.metadata["render_modes"])
-        from .aec import check_skirmish_config  # aec imports this module
+        from .arguments import check_skirmish_config
 
-        check_skirmish_config(config, tuple(config.get("shaping_terms", SHAPING_TERMS)))
+        check_skirmish_config(
+            config,
+            tuple(config.get("shaping_terms", SHAPING_TERMS)),
+            skirmish=self.strict_slots,
+        )
         self._configure(render_mode=render_mode, **config)
         self._set_illegal_policy(illegal_action, illegal_penalty)
         self.opponent_spec = opponent
@@ -493,6 +507,7 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Play one blue decision, then red's until blue decides again or the battle ends."""
+        self._require_reset("step()")
         battle = self.battle
         mask = self._mask_for(Side.BLUE)
         if battle.over:
@@ -504,7 +519,7 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
             index = None if action is None else action_index(action)
             what = "no action" if index is None else self.codec.describe(index, battle)
             reward, ended = self._resolve_illegal(
-                f"action {action!r} ({what}) is not legal at the {kind} decision of blue"
+                f"action {short_repr(action)} ({what}) is not legal at the {kind} decision of blue"
             )
             self._log.append({"agent": "blue", "index": index, "action": None, "events": []})
             obs, info = self._finish(battle, [], True)

@@ -13,6 +13,8 @@ from wargym.rules.no_quarter.geometry import distance, heading_to
 from wargym.rules.no_quarter.perception import (
     MECH_DOWN_RADIUS,
     bodies,
+    concealed,
+    in_cover_from,
     line_between,
     new_sightings,
     visible_enemies,
@@ -107,7 +109,10 @@ def duck_back(ctx: Ctx, mech: Mech, cause: Mech | None, reason: str) -> None:
     if mech.removed is not None or mech.prone:
         return  # a prone mech ignores Duck Back (ruling D25)
     ctx.emit(ev.StatusChanged(mech.id, Status.DUCK_BACK, reason))
-    if cause is None or mech.speed <= 0:
+    if cause is None:
+        return
+    if mech.speed <= 0:
+        _ducked_back(ctx, mech, cause)  # it stays where it is: cover there counts
         return
     others = [b for b in bodies(ctx.battle) if b.id != mech.id]
     target = duck_back_destination(
@@ -127,7 +132,29 @@ def duck_back(ctx: Ctx, mech: Mech, cause: Mech | None, reason: str) -> None:
     start = mech.pos
     ctx.emit(ev.MechMoved(mech.id, (mech.pos, target), away, inches, inches, "duck_back"))
     cross_flames(ctx, mech, [start, target])
+    _ducked_back(ctx, mech, cause)
     involuntary_in_sight(ctx, mech, seen)
+
+
+def _ducked_back(ctx: Ctx, mech: Mech, cause: Mech) -> None:
+    """In cover from the cause (D9: out of LOS, in cover or concealed): hidden (§15.2.4.1)."""
+    if mech.removed is not None or cause.removed is not None:
+        return
+    battle = ctx.battle
+    covered = (
+        not line_between(battle, cause, mech).visible
+        or in_cover_from(battle, cause, mech)
+        or concealed(battle, mech)
+    )
+    ctx.emit(ev.DuckedBack(mech.id, cause.id, covered))
+
+
+def caused_by(entries: list[Frame], enemies: list[int]) -> list[Frame]:
+    """Mark the Mech Down tests among ``entries`` with the enemies that caused the loss."""
+    for entry in entries:
+        if entry["test"] == "mech_down" and not entry.get("enemies"):
+            entry["enemies"] = list(enemies)
+    return entries
 
 
 def leave_move(ctx: Ctx, mech: Mech) -> None:
@@ -170,18 +197,26 @@ def leave_move(ctx: Ctx, mech: Mech) -> None:
     involuntary_in_sight(ctx, mech, seen)
 
 
-def leave_battlefield(ctx: Ctx, mech: Mech, reason: str) -> None:
-    """Give the Leave the Battlefield result: lost for Mech Down at once, then move (§16.3.3)."""
+def leave_battlefield(
+    ctx: Ctx, mech: Mech, reason: str, enemies: tuple[int, ...] | list[int] = ()
+) -> None:
+    """Give the Leave the Battlefield result: lost for Mech Down at once, then move (§16.3.3).
+
+    ``enemies`` caused the result; the Mech Down tests it starts judge cover against them.
+    """
     if mech.removed is not None or mech.status is Status.LEAVE_BATTLEFIELD:
         return
     ctx.emit(ev.StatusChanged(mech.id, Status.LEAVE_BATTLEFIELD, reason))
-    queue_tests(ctx, mech_down_entries(ctx, mech))
+    queue_tests(ctx, caused_by(mech_down_entries(ctx, mech), list(enemies)))
     if not mech.prone:  # a prone mech leaves after it stands (ruling D25)
         leave_move(ctx, mech)
 
 
 def mech_down_entries(ctx: Ctx, downed: Mech) -> list[Frame]:
-    """Mech Down tests: friends within 4" and in LOS, of class >= the downed mech's (§16.2)."""
+    """Mech Down tests: friends within 4" and in LOS, of class >= the downed mech's (§16.2).
+
+    The caller marks the enemies that caused the loss (:func:`caused_by`), if it knows them.
+    """
     entries: list[Frame] = []
     for friend in ctx.battle.mechs_of(downed.side):
         if friend.id == downed.id or friend.mech_class < downed.mech_class:

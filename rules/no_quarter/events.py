@@ -9,6 +9,7 @@ audited and replayed. ``MechState``-changing events are written into the battle 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from wargym.rules.events import Event, EventRegistry
 from wargym.rules.no_quarter.vocab import (
@@ -386,6 +387,23 @@ class LuckyReroll(Event):
 
 
 @dataclass(frozen=True)
+class DuckedBack(Event):
+    """Where a Duck Back ended relative to its cause (§15.2.4.1, ruling D9).
+
+    ``in_cover``: out of the cause's LOS, in cover or concealed from it; then, while the mech
+    stays ducked back, it and the cause neither see nor are seen by each other.
+    """
+
+    mech: int
+    cause: int
+    in_cover: bool
+
+    def apply_to(self, battle: Any) -> None:
+        """Remember (or forget) the cause the mech is hidden from."""
+        battle.mechs[self.mech].hidden_from = (self.cause,) if self.in_cover else ()
+
+
+@dataclass(frozen=True)
 class BattleEnded(Event):
     """The battle ended: a side has no mech left, or the turn limit (ruling D37)."""
 
@@ -432,6 +450,7 @@ NO_QUARTER_EVENTS = EventRegistry(
         BuildingDamaged,
         BuildingDestroyed,
         LuckyReroll,
+        DuckedBack,
         BattleEnded,
     ]
 )

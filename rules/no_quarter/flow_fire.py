@@ -19,7 +19,7 @@ from wargym.rules.no_quarter.actions import (
     FireAtBuilding,
 )
 from wargym.rules.no_quarter.buildings import can_fire_at, fire_at_building, rated_buildings
-from wargym.rules.no_quarter.consequences import critical_hit, duck_back, queue_tests
+from wargym.rules.no_quarter.consequences import caused_by, critical_hit, duck_back, queue_tests
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.geometry import distance, in_arc
@@ -133,7 +133,10 @@ def fire_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Ac
                 for f in buildings
                 if any(can_fire_at(battle, shooter, weapon, f, t) for t in _twists(frame))
             )
-    options.append(EndFire(shooter.id))
+    # In Sight fire is mandatory (§16.1.4, ruling D32): every weapon that can reach one of the
+    # In Sight enemies fires; the controller picks targets and twist, and holds only the rest
+    if frame["mode"] != "in_sight" or not any(isinstance(o, AssignFire) for o in options):
+        options.append(EndFire(shooter.id))
     return options
 
 
@@ -156,8 +159,10 @@ def fire_step(ctx: Ctx, frame: Frame) -> None:
         resolve_firing(ctx, frame)
         return
     options = fire_options(battle, ctx.rules, frame)
-    if len(options) == 1:
+    if len(options) == 1 and isinstance(options[0], EndFire):
         resolve_firing(ctx, frame)
+    elif len(options) == 1:
+        fire_act(ctx, frame, options[0])  # mandatory In Sight fire with one way to do it
     else:
         ctx.ask(shooter.side, DecisionKind.ASSIGN_FIRE, shooter.id)
         # nothing changes before the options are asked for: keep them (see game.legal_actions)
@@ -203,8 +208,10 @@ def resolve_firing(ctx: Ctx, frame: Frame) -> None:
     shooter = battle.mechs[frame["shooter"]]
     ctx.pop(frame)
     ctx.collecting = []
-    if frame["mode"] in ("active", "in_sight"):
-        shooter.fired_this_activation = True
+    if frame["mode"] == "active" or (
+        frame["mode"] == "in_sight" and shooter.side is battle.active_side
+    ):
+        shooter.fired_this_activation = True  # the active side's In Sight fire (ruling D6)
     tests: dict[int, set[str]] = {}
     order: list[int] = []
     for entry in frame["assigned"]:
@@ -223,6 +230,7 @@ def resolve_firing(ctx: Ctx, frame: Frame) -> None:
             order.append(target_id)
         _resolve_weapon(ctx, frame, shooter, weapon, target, order.index(target_id) + 1, tests)
     collected, ctx.collecting = ctx.collecting, None
+    caused_by(collected, [shooter.id])  # Mech Down cover is judged against the shooter
     if frame["mode"] == "charge":
         queue_tests(ctx, collected)  # no reaction tests for charge fire (§18.2.1)
         return

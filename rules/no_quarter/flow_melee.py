@@ -14,7 +14,7 @@ import math
 from wargym.rules.dice import passed_dice, successes
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter.actions import Action, DecisionKind, DeclareMelee
-from wargym.rules.no_quarter.consequences import critical_hit, queue_tests
+from wargym.rules.no_quarter.consequences import caused_by, critical_hit, queue_tests
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, nearest_frame
 from wargym.rules.no_quarter.flow_fire import fire_frame
@@ -309,7 +309,7 @@ def _melee_round(ctx: Ctx, frame: Frame, attacker: Mech, defender: Mech) -> None
     if outcome.critical:
         critical_hit(ctx, loser, location)
     collected, ctx.collecting = ctx.collecting, None
-    entries = list(collected)
+    entries = caused_by(list(collected), [winner.id])
     if outcome.armor_loss > 0 and loser.removed is None:
         entries.insert(0, {"mech": loser.id, "test": "takes_damage", "causes": [winner.id]})
     queue_tests(ctx, entries)

@@ -13,7 +13,7 @@ import math
 
 from wargym.rules.dice import successes
 from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter.actions import Action, Charge, DecisionKind, FreeMove
+from wargym.rules.no_quarter.actions import Action, Charge, ChooseMech, DecisionKind, FreeMove
 from wargym.rules.no_quarter.bumping import bump, planning_bodies
 from wargym.rules.no_quarter.consequences import cross_flames, duck_back, queue_tests
 from wargym.rules.no_quarter.data import NoQuarterRules
@@ -170,12 +170,14 @@ def _free_targets(battle: Battle, mech: Mech) -> list[tuple[float, float]]:
 
 
 def insight_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Action]:
-    """Free 2" moves, or a winner's charge target."""
+    """Free 2" moves, which winner of equal Rep acts next, or a winner's charge target."""
     if frame["stage"] == "free":
         mech = battle.mechs[frame["free"][0]]
         options: list[Action] = [FreeMove(mech.id, None)]
         options.extend(FreeMove(mech.id, p) for p in _free_targets(battle, mech))
         return options
+    if "charging" not in frame:
+        return [ChooseMech(i) for i in _equal_rep_winners(battle, frame)]
     mech_id = frame["charging"]
     return [Charge(mech_id, t) for t in frame["charge_options"]]
 
@@ -197,6 +199,9 @@ def insight_act(ctx: Ctx, frame: Frame, action: Action) -> None:
                 )
             if blocked is not None:
                 ctx.emit(ev.MoveBlocked(mech.id, blocked[1], action.to, to))
+        return
+    if isinstance(action, ChooseMech):
+        frame["next"] = action.mech  # the owner orders winners of equal Rep (§16.1.4)
         return
     assert isinstance(action, Charge)
     frame.pop("charging")
@@ -274,21 +279,53 @@ def _leader_roll(ctx: Ctx, leader: Mech, enemies: list[Mech]) -> tuple[tuple[int
     return faces, successes(faces) + in_sight_bonus_successes(rules, ews)
 
 
-def _next_winner(ctx: Ctx, frame: Frame) -> None:
-    battle = ctx.battle
-    if not frame["winners"]:
-        frame["stage"] = "done"
-        return
-    mech = battle.mechs[frame["winners"].pop(0)]
-    foes = [
+def _live_foes(battle: Battle, frame: Frame, mech: Mech) -> list[Mech]:
+    return [
         battle.mechs[i]
         for i in frame["opponents"].get(str(mech.id), [])
         if battle.mechs[i].removed is None
     ]
-    if mech.removed is not None or mech.status is not Status.CARRY_ON or not foes:
+
+
+def _acts(battle: Battle, frame: Frame, mech_id: int) -> bool:
+    mech = battle.mechs[mech_id]
+    live = mech.removed is None and mech.status is Status.CARRY_ON
+    return live and bool(_live_foes(battle, frame, mech))
+
+
+def _equal_rep_winners(battle: Battle, frame: Frame) -> list[int]:
+    """Winners still to act that share the highest Rep: their owner orders them (§16.1.4)."""
+    frame["winners"] = [i for i in frame["winners"] if _acts(battle, frame, i)]
+    if not frame["winners"]:
+        return []
+    top = max(battle.mechs[i].rep for i in frame["winners"])
+    return [i for i in frame["winners"] if battle.mechs[i].rep == top]
+
+
+def _spent_active_fire(battle: Battle, mech: Mech) -> bool:
+    """An active-side winner's In Sight fire is its Active Fire, once (ruling D6)."""
+    return mech.side is battle.active_side and mech.fired_this_activation
+
+
+def _next_winner(ctx: Ctx, frame: Frame) -> None:
+    battle = ctx.battle
+    tier = _equal_rep_winners(battle, frame)
+    if not tier:
+        frame["stage"] = "done"
+        return
+    if len(tier) > 1 and frame.get("next") not in tier:
+        ctx.ask(battle.mechs[tier[0]].side, DecisionKind.CHOOSE_MECH)
+        return
+    chosen = frame.pop("next", tier[0])
+    frame["winners"].remove(chosen)
+    mech = battle.mechs[chosen]
+    foes = _live_foes(battle, frame, mech)
+    if _spent_active_fire(battle, mech) and battle.options.in_sight_spent_fire == "carry_on":
+        ctx.emit(ev.InSightAction(mech.id, "carry_on"))  # it fired already this activation
         return
     if (
-        able_to_fire(mech)
+        not _spent_active_fire(battle, mech)
+        and able_to_fire(mech)
         and not engaged_with(battle, mech)
         and any(
             weapon_can_engage(battle, mech, w, foe, t)

@@ -16,7 +16,13 @@ from wargym.rules.no_quarter.consequences import duck_back, leave_battlefield, m
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.flow_fire import fire_frame
-from wargym.rules.no_quarter.perception import cause_in_range, engaged_with, in_cover_from
+from wargym.rules.no_quarter.geometry import distance
+from wargym.rules.no_quarter.perception import (
+    cause_in_range,
+    engaged_with,
+    in_cover_from,
+    line_between,
+)
 from wargym.rules.no_quarter.reaction import (
     is_outgunned,
     reaction_dice,
@@ -43,11 +49,13 @@ def _batch(battle: Battle, frame: Frame) -> list[Frame]:
         same_group = battle.group_of.get(entry["mech"], entry["mech"]) == group
         if entry["test"] == first["test"] and same_group:
             merged = batch.setdefault(
-                entry["mech"], {"mech": entry["mech"], "test": entry["test"], "causes": []}
+                entry["mech"],
+                {"mech": entry["mech"], "test": entry["test"], "causes": [], "enemies": []},
             )
-            for cause in entry["causes"]:
-                if cause not in merged["causes"]:
-                    merged["causes"].append(cause)
+            for key in ("causes", "enemies"):
+                for cause in entry.get(key, []):
+                    if cause not in merged[key]:
+                        merged[key].append(cause)
     return list(batch.values())
 
 
@@ -100,7 +108,7 @@ def _take_batch(ctx: Ctx, batch: list[Frame], choices: dict[str, int]) -> None:
             rules,
             test,
             m.design.faction,
-            in_cover=_in_cover(battle, m, batch),
+            in_cover=_in_cover(battle, m, _threats(battle, m, _entry(batch, m.id))),
             attributes=m.pilot.attributes,
         )
         for m in rolled
@@ -111,6 +119,7 @@ def _take_batch(ctx: Ctx, batch: list[Frame], choices: dict[str, int]) -> None:
         if mech.removed is not None:
             continue
         causes = [battle.mechs[c] for c in entry["causes"]]
+        threats = _threats(battle, mech, entry)
         friendly, enemy = battle.losses[mech.side], battle.losses[mech.side.other]
         rep = reaction_rep(
             rules,
@@ -128,13 +137,33 @@ def _take_batch(ctx: Ctx, batch: list[Frame], choices: dict[str, int]) -> None:
                 new = ctx.dice.roll(len(faces))
                 ctx.emit(ev.LuckyReroll(mech.id, test.value, faces, new))
                 faces, passed = new, passed_dice(new, rep)
-        _apply_result(ctx, mech, test, causes, faces, rep, passed, free_will)
+        _apply_result(ctx, mech, test, causes, threats, faces, rep, passed, free_will)
 
 
-def _in_cover(battle: Battle, mech: Mech, batch: list[Frame]) -> bool:
-    causes = next(e["causes"] for e in batch if e["mech"] == mech.id)
-    alive = [battle.mechs[c] for c in causes if battle.mechs[c].removed is None]
-    return any(in_cover_from(battle, cause, mech) for cause in alive)
+def _entry(batch: list[Frame], mech_id: int) -> Frame:
+    found: Frame = next(e for e in batch if e["mech"] == mech_id)
+    return found
+
+
+def _threats(battle: Battle, mech: Mech, entry: Frame) -> list[Mech]:
+    """The enemies a test's cover die and Duck Back are judged against (§16.2, §15.2.4.1).
+
+    Fired On and Takes Damage: the causes. Mech Down: the enemies that caused the loss, not
+    the lost friend; where none is known or left in play (a flame area), every enemy with LOS
+    to the tester (choice E8).
+    """
+    mech_down = entry["test"] == ReactionTest.MECH_DOWN.value
+    ids = entry.get("enemies", []) if mech_down else entry["causes"]
+    found = [battle.mechs[i] for i in ids if battle.mechs[i].removed is None]
+    if mech_down and not found:
+        found = [
+            e for e in battle.mechs_of(mech.side.other) if line_between(battle, e, mech).visible
+        ]
+    return found
+
+
+def _in_cover(battle: Battle, mech: Mech, threats: list[Mech]) -> bool:
+    return any(in_cover_from(battle, threat, mech) for threat in threats)
 
 
 def _apply_result(
@@ -142,6 +171,7 @@ def _apply_result(
     mech: Mech,
     test: ReactionTest,
     causes: list[Mech],
+    threats: list[Mech],
     faces: tuple[int, ...],
     rep: int,
     passed: int,
@@ -191,8 +221,10 @@ def _apply_result(
         (c for c, r in zip(causes, results, strict=False) if r is final),
         causes[0] if causes else None,
     )
+    if test is ReactionTest.MECH_DOWN:  # away from the enemies, not the lost friend
+        worst_cause = min(threats, key=lambda t: (distance(t.pos, mech.pos), t.id), default=None)
     if final is ReactionResult.LEAVE_BATTLEFIELD:
-        leave_battlefield(ctx, mech, f"{test.value} result")
+        leave_battlefield(ctx, mech, f"{test.value} result", [t.id for t in threats])
     elif final is ReactionResult.DUCK_BACK:
         away_from = worst_cause if worst_cause and worst_cause.removed is None else None
         duck_back(ctx, mech, away_from, f"{test.value} result")

@@ -67,6 +67,10 @@ def phase_step(ctx: Ctx, frame: Frame) -> None:
     if frame["stage"] == "start":
         battle.active_side = side
         battle.seen_pairs.clear()  # In Sight pairs reset per activation phase (ruling D8)
+        for mech in battle.mechs_of(side):
+            # Active Fire is once per activation; the active side's In Sight fire counts as it
+            # even before the mech's own turn in its group comes (ruling D6)
+            mech.fired_this_activation = False
         for s in (side, side.other):
             groups = form_groups(battle, s)
             leaders = [group_leader(battle, g) for g in groups]
@@ -204,8 +208,6 @@ def group_act(ctx: Ctx, frame: Frame, action: Action) -> None:
     """Start the chosen mech's activation."""
     assert isinstance(action, ChooseMech)
     frame["acted"].append(action.mech)
-    mech = ctx.battle.mechs[action.mech]
-    mech.fired_this_activation = False
     ctx.push(mech_frame(action.mech))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wargym.rules.no_quarter.geometry import distance, in_arc
+from wargym.rules.no_quarter.geometry import distance, heading_to, in_arc
 from wargym.rules.no_quarter.state import Battle, Mech
 from wargym.rules.no_quarter.terrain import Body, Sight, in_cover, is_concealed, sight
 from wargym.rules.no_quarter.vocab import Rank, Side, Status
@@ -53,13 +53,24 @@ def _bodies(battle: Battle) -> tuple[Body, ...]:
     return found
 
 
+def hidden_pair(a: Mech, b: Mech) -> bool:
+    """One ducked back into cover from the other: neither sees the other (§15.2.4.1)."""
+    return (a.status is Status.DUCK_BACK and b.id in a.hidden_from) or (
+        b.status is Status.DUCK_BACK and a.id in b.hidden_from
+    )
+
+
 def line_between(battle: Battle, observer: Mech, target: Mech) -> Sight:
-    """LOS from ``observer`` to ``target`` ignoring arcs (§17.1, ruling D11)."""
+    """LOS from ``observer`` to ``target`` ignoring arcs (§17.1, ruling D11, §15.2.4.1)."""
     cache = _cache(battle)
     key = ("line", observer.id, target.id, observer.pos, target.pos)
     found: Sight | None = cache.get(key)
     if found is None:
-        found = cache[key] = _line(battle, observer, target)
+        if hidden_pair(observer, target):
+            d, bearing = distance(observer.pos, target.pos), heading_to(target.pos, observer.pos)
+            found = cache[key] = Sight(False, 0, 0, 0, None, d, bearing)
+        else:
+            found = cache[key] = _line(battle, observer, target)
     return found
 
 
@@ -211,6 +222,8 @@ def visible_from(
     """``mech`` placed at ``pos`` sees ``enemy`` or is seen by it (§16.1.1)."""
     # ``mech``'s own base is the observer or the target of both lines, so sight() skips it
     # wherever it stands: the bases of the battle can be passed as they are.
+    if hidden_pair(mech, enemy):
+        return False
     if pos == mech.pos:  # the lines of the current positions, cached per position
         if in_arc(pos, facing, enemy.pos) and line_between(battle, mech, enemy).visible:
             return True

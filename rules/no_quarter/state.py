@@ -60,6 +60,10 @@ class BattleOptions:
     bases limit the moves offered) or ``bump`` (fog of war, choice E5: a side's moves, jumps,
     charges and exits are offered around the bases it can see; a move that meets an unseen
     base stops just short of it, ``MoveBlocked``). The envs play ``bump``."""
+    in_sight_spent_fire: Literal["carry_on", "priority"] = "carry_on"
+    """An active-side In Sight winner that already used its Active Fire this activation (D6):
+    ``carry_on`` (choice E7: it forfeits its In Sight action) or ``priority`` (it counts as
+    unable to fire and takes the rest of the §16.1.4 list: charge within 6", else duck back)."""
     rules: RulesOptions = field(default_factory=RulesOptions)
     """Which readings of the tables to use (faction lists, misprints; see ``RulesOptions``)."""
 
@@ -93,6 +97,9 @@ class Mech:
     resilient_used: bool = False
     hard_as_nails_used: bool = False
     reaction_fired_at: list[int] = field(default_factory=list)
+    hidden_from: tuple[int, ...] = ()
+    """Enemies it ducked back into cover from: while it is ducked back, it and they neither see
+    nor are seen by each other (§15.2.4.1, written by ``DuckedBack``)."""
 
     @property
     def on_table(self) -> bool:
@@ -268,6 +275,7 @@ class Battle:
             if event.status is Status.LEAVE_BATTLEFIELD and mech.status is not event.status:
                 self.losses[mech.side] += 1  # counts as lost from the moment (§16.3.3)
             mech.status = event.status
+            mech.hidden_from = ()  # a new status ends the last Duck Back's cover (§15.2.4.1)
         elif isinstance(event, ev.RepChanged):
             self.mechs[event.mech].rep = event.rep
         elif isinstance(event, ev.FlameLaid):
