@@ -355,6 +355,42 @@ def test_unwritable_output_is_refused(
     assert str(out) in err
 
 
+def test_oversized_replay_is_refused_unread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from wargym import replay_files
+
+    source = tmp_path / "r.json"
+    with source.open("wb") as handle:  # sparse: no disk used
+        handle.truncate(replay_files.MAX_BYTES + 1)
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read a huge file"))
+    code, err = _run(tmp_path, ["replay", str(source), "--html", str(tmp_path / "o.html")], capsys)
+    assert code == 2 and "MiB" in err and "r.json" in err and "Traceback" not in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
+    assert source.stat().st_size == replay_files.MAX_BYTES + 1
+
+
+def test_symlink_loops_are_no_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], hex_replay: dict[str, Any]
+) -> None:
+    """A looping input is refused; a looping output link is replaced by the page."""
+    (tmp_path / "loop.json").symlink_to(tmp_path / "loop.json")
+    before = _snapshot_links(tmp_path)
+    code, err = _run(tmp_path, ["replay", str(tmp_path / "loop.json"), "--html",
+                                str(tmp_path / "o.html")], capsys)  # fmt: skip
+    assert code == 2 and "loop.json" in err and "Traceback" not in err
+    assert _snapshot_links(tmp_path) == before
+    (tmp_path / "r.json").write_text(json.dumps(hex_replay))
+    code, err = _run(tmp_path, ["replay", str(tmp_path / "r.json"), "--html",
+                                str(tmp_path / "loop.json")], capsys)  # fmt: skip
+    assert code == 0, err
+    assert_safe_page((tmp_path / "loop.json").read_text(), frames_of(hex_replay))
+
+
+def _snapshot_links(folder: Path) -> dict[str, str]:
+    return {p.name: (os.readlink(p) if p.is_symlink() else p.read_text()) for p in folder.iterdir()}
+
+
 def test_direct_module_main_refuses_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``python -m wargym.replay`` (no top-level CLI guard) prints one line and exits 2."""
     from wargym.replay import main
@@ -455,27 +491,65 @@ def test_fuzz_mutated_nq_replay_page_or_refusal(
     _fuzz_once(nq_replay, data, capsys)
 
 
-# -- with node: the script over hostile pages, in a recording fake DOM ----------------------
+# -- the script alone: hostile values in every field of the view, checks bypassed ----------
 
-RECORDING_DOM = Path(__file__).with_name("replay_fake_dom.js")
+PWN = [
+    "<img src=x onerror=\"document.body.setAttribute('data-pwned','1')\">",
+    "<script>document.body.setAttribute('data-pwned','1')</script>",
+    '"><svg onload="document.title=\'pwned\'">',
+]
+"""Payloads that would mark the page (``data-pwned`` on body, or the title) if they ran."""
+
+
+def _poisoned(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` with a payload in every field the script reads, numbers included.
+
+    This is what a page would hold if a check of :func:`frames_of` were missed: the script
+    must still show it all as text.
+    """
+    view = copy.deepcopy(view)
+    n = 0
+
+    def pwn() -> str:
+        nonlocal n
+        n += 1
+        return PWN[n % len(PWN)]
+
+    for frame in view["frames"]:
+        for key in ("units", "mechs", "pefs", "shots"):
+            for item in frame.get(key, []):
+                for field in list(item):
+                    item[field] = pwn()
+        frame["label"], frame["turn"] = pwn(), pwn()
+        frame["events"] = [{"type": "PefResolved", "pef": pwn(), "result": pwn()},
+                           {"type": pwn(), pwn(): pwn()}]  # fmt: skip
+    for terrain in view["map"].get("terrain", []):
+        terrain["kind"] = pwn()
+    view["title"], view["system"] = pwn(), pwn()
+    view["outcome"] = {"winner": pwn(), "reason": pwn()}
+    view["warnings"] = [pwn()]
+    return view
+
+
+def _poisoned_page(system: str, hex_replay: dict[str, Any], nq_replay: dict[str, Any],
+                   folder: Path) -> Path:  # fmt: skip
+    view = _poisoned(frames_of(hex_replay if system == "hex" else nq_replay))
+    assert any(f.get("pefs") for f in view["frames"]) or system == "hex"
+    page = folder / "o.html"
+    page.write_text(render_page(view))
+    assert_safe_page(page.read_text(), view)
+    return page
 
 
 @pytest.mark.parametrize("system", ["hex", "nq"])
 def test_script_over_a_hostile_page_makes_only_its_own_nodes(
     system: str, hex_replay: dict[str, Any], nq_replay: dict[str, Any], tmp_path: Path
 ) -> None:
+    """With node: the script in a recording fake DOM (tests/replay_fake_dom.js)."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed (the Python checks above are the CI contract)")
-    if system == "hex":
-        data = _hex_with(hex_replay, "label", HOSTILE[1])
-        data["frames"][1]["units"][0]["id"] = HOSTILE[0]
-    else:
-        data = copy.deepcopy(nq_replay)
-        data["start"]["np"]["pefs"][0]["id"] = HOSTILE[1]
-        next(iter(data["start"]["mechs"].values()))["name"] = HOSTILE[0]
-    page = tmp_path / "o.html"
-    page.write_text(render_page(frames_of(data)))
+    page = _poisoned_page(system, hex_replay, nq_replay, tmp_path)
     done = subprocess.run([node, str(RECORDING_DOM), str(page)], capture_output=True,
                           text=True, timeout=60)  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -486,6 +560,29 @@ def test_script_over_a_hostile_page_makes_only_its_own_nodes(
     assert set(seen["attributes"]) <= {"width", "height", "viewBox", "x", "y", "fill",
         "opacity", "x1", "y1", "x2", "y2", "stroke", "stroke-width", "stroke-dasharray",
         "class", "points", "text-anchor", "font-size", "cx", "cy", "r", "fill-opacity"}  # fmt: skip
-    assert any(HOSTILE[0] in t for t in seen["texts"])
-    if system == "hex":
-        assert any(HOSTILE[1] in t for t in seen["texts"])
+    for payload in PWN:
+        assert any(payload in t for t in seen["texts"]), payload
+
+
+RECORDING_DOM = Path(__file__).with_name("replay_fake_dom.js")
+
+
+@pytest.mark.parametrize("system", ["hex", "nq"])
+def test_hostile_page_in_headless_chromium_runs_no_data(
+    system: str, hex_replay: dict[str, Any], nq_replay: dict[str, Any], tmp_path: Path
+) -> None:
+    """With chromium: the poisoned page, every frame shown, marks neither body nor title."""
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("chromium (the Debian package) is not installed")
+    page = _poisoned_page(system, hex_replay, nq_replay, tmp_path)
+    flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
+             "--virtual-time-budget=2000", "--dump-dom"]  # fmt: skip
+    for step in (0, 1):
+        dom = subprocess.run([*flags, page.resolve().as_uri() + f"#step={step}"],
+                             capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert f'data-step="{step}"' in dom.stdout, dom.stderr[-2000:]
+        body = dom.stdout.split("<body", 1)[1].split(">", 1)[0]
+        assert "data-pwned" not in body and "<title>pwned</title>" not in dom.stdout
+        assert "&lt;script&gt;document.body" in dom.stdout  # shown, as text
+        assert "Uncaught" not in dom.stderr

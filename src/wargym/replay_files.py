@@ -24,6 +24,8 @@ class ReplayError(ValueError):
     """The replay file cannot be read or played (the message names the file or field)."""
 
 
+MAX_BYTES = 256 * 2**20
+"""Largest replay file read (a replay of a long game is a few MB)."""
 MAX_COORD = 100_000
 """Largest hex coordinate (``q``, ``r``) a replay may hold."""
 
@@ -92,6 +94,10 @@ def load(path: str | Path) -> Any:
     try:
         if source.is_dir():
             raise ReplayError(f"cannot read {source}: it is a directory")
+        size = source.stat().st_size
+        if size > MAX_BYTES:
+            limit = f"{MAX_BYTES // 2**20} MiB"
+            raise ReplayError(f"cannot read {source}: {size} bytes, more than the {limit} allowed")
         text = source.read_bytes().decode("utf-8")
     except OSError as exc:
         raise ReplayError(f"cannot read {source}: {exc.strerror or exc}") from exc
@@ -121,7 +127,9 @@ def _finite_float(text: str) -> float:
 
 def refuse_same_file(source: Path, out: Path) -> None:
     """Refuse an output that is the input: the same path, a symlink or a hard link to it."""
-    same = source.resolve() == out.resolve()
+    same = False
+    with contextlib.suppress(OSError, RuntimeError):  # RuntimeError: a symlink loop
+        same = source.resolve() == out.resolve()
     with contextlib.suppress(OSError):
         same = same or (out.exists() and source.exists() and os.path.samefile(source, out))
     if same:
