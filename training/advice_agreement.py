@@ -33,18 +33,15 @@ class Args:
 
 
 def main(args: Args) -> dict[str, Any]:
-    import gymnasium
-
-    import wargym.envs  # noqa: F401 - registers the ids
-    from wargym.agents.envspecs import resolve_callables
     from wargym.agents.learned import LearnedAgent
     from wargym.envs.no_quarter.action_features import ACTION_FEATURES
+    from wargym.export_onnx import make_sidecar_env
 
     agent = LearnedAgent(args.policy)
     kwargs = dict(agent.meta.get("env_kwargs") or {})
     if not kwargs.get("advisor"):
         raise SystemExit(f"{args.policy} was not trained with advice rows (no advisor)")
-    env = gymnasium.make(agent.meta["env_id"], **resolve_callables(kwargs))
+    env = make_sidecar_env(agent.meta["env_id"], kwargs)  # imports nothing the card names
     core: Any = env.unwrapped
     n = int(env.action_space.n)  # type: ignore[attr-defined]
     pick_row = len(ACTION_FEATURES) + 1

@@ -33,16 +33,15 @@ class Args:
 
 
 def main(args: Args) -> dict[str, str]:
-    import gymnasium
     import torch
     from sb3_contrib import MaskablePPO
 
-    import wargym.envs  # noqa: F401 - registers the ids
-    from wargym.agents.envspecs import resolve_callables
+    from wargym.agents.entry_points import named_kwargs
     from wargym.envs.no_quarter.codec import ACTION_VERSION
+    from wargym.export_onnx import make_sidecar_env
 
     train_args = yaml.safe_load((Path(args.run_dir) / "args.yaml").read_text(encoding="utf-8"))
-    model = MaskablePPO.load(args.checkpoint, device="cpu")
+    model = MaskablePPO.load(args.checkpoint, device="cpu")  # your own run's checkpoint (trusted)
     model.policy.optimizer = torch.optim.Adam(model.policy.parameters(), lr=1e-4)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -52,9 +51,9 @@ def main(args: Args) -> dict[str, str]:
         from wargym.agents.neural.export import export_onnx
 
         files["onnx"] = str(export_onnx(model, out.with_suffix(".onnx")))
-    env_kwargs = {k: v for k, v in train_args["env_kwargs"].items()
-                  if k not in ("reward_shaping", "opponent")}  # fmt: skip
-    env = gymnasium.make(train_args["env_id"], **resolve_callables(env_kwargs))
+    env_kwargs = named_kwargs({k: v for k, v in train_args["env_kwargs"].items()
+                               if k not in ("reward_shaping", "opponent")})  # fmt: skip
+    env = make_sidecar_env(train_args["env_id"], env_kwargs)  # hooks by entry-point name
     obs_version = env.unwrapped.encoder.version  # "nq-obs-v1", "+nq-af-v1" with action_features
     env.close()
     meta = {
