@@ -104,6 +104,16 @@ class PolicyPlayer(SeededAgent):
         )
         self.fallback = NoQuarterScripted(self.rng)
         self.counts: collections.Counter[str] = collections.Counter()
+        width, n = self.policy.widths
+        if (width not in (None, self.encoder.size)) or (n not in (None, self.codec.n)):
+            from wargym.export_onnx import SidecarError
+
+            raise SidecarError(
+                "obs_shape",
+                f"{self.policy.path.name} reads {width} values and {n} actions; a "
+                f"{VIEW}-slot skirmish view with these env kwargs has {self.encoder.size} "
+                f"and {self.codec.n}",
+            )
 
     def reset(self, seed: int | None = None) -> None:
         """New game: re-seed the fallback and zero the counts."""

@@ -129,6 +129,20 @@ class LearnedAgent(SeededAgent):
 
             self._dict_obs = isinstance(self._model.observation_space, spaces.Dict)
 
+    @property
+    def widths(self) -> tuple[int | None, int | None]:
+        """(observation width, action count) the policy reads (``None``: not fixed)."""
+        if self._session is not None:
+            obs, mask = self._session.get_inputs()[:2]
+            return tuple(  # type: ignore[return-value]
+                d[-1] if d and isinstance(d[-1], int) else None for d in (obs.shape, mask.shape)
+            )
+        model = self._model
+        space = (
+            model.observation_space["observation"] if self._dict_obs else model.observation_space
+        )
+        return int(np.prod(space.shape)), int(getattr(model.action_space, "n", 0)) or None
+
     def act(self, observation: Any, action_mask: np.ndarray) -> int:
         """The policy's choice among the indices ``action_mask`` allows."""
         mask = np.asarray(action_mask).astype(bool)

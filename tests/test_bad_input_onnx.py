@@ -341,7 +341,11 @@ def test_a_sidecar_naming_os_abort_does_not_kill_the_server(exported: Path) -> N
 SERVE_ROWS = [
     ("unknown_kwarg", {"env_kwargs__zz_unknown": 1}, ["env_kwargs", "zz_unknown"]),
     ("unknown_env_id", {"env_id": "wargym/Nope-v0"}, ["env_id", "wargym/Nope-v0"]),
-    ("not_no_quarter", {"env_id": "wargym/PentagonWar-Duel-v0", "env_kwargs": {}}, ["env_id", "No Quarter"]),
+    (
+        "not_no_quarter",
+        {"env_id": "wargym/PentagonWar-Duel-v0", "env_kwargs": {}},
+        ["env_id", "No Quarter"],
+    ),
     ("bad_kwarg_value", {"env_kwargs__cell": "x"}, ["env_kwargs"]),
     (
         "advisor_object_path",
@@ -536,3 +540,16 @@ def test_export_onnx_refuses_what_it_cannot_rebuild_without_unpickling(
     assert len(err.strip().splitlines()) == 1
     assert not marker.exists() and evil.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["evil.zip"]
+
+
+def test_demo_policy_of_another_layout_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from wargym.cli import main
+
+    shutil.copy(shipped_model(".onnx"), tmp_path / "p.onnx")
+    (tmp_path / "p.json").write_text(json.dumps({"env_kwargs": {}}), encoding="utf-8")
+    code = main(["demo", "--policy", str(tmp_path / "p.onnx"), "--html", ""])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert "obs_shape" in err and "4645" in err
