@@ -16,6 +16,7 @@ the same ``.onnx`` with their onnxruntime binding and feed ``observation`` (floa
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,8 @@ class OnnxPolicy:
     Args:
         path: the ``.onnx`` file; ``<path>.json`` must be a valid sidecar.
         threads: onnxruntime intra-op threads (1 is fastest for small MLPs).
+        allow: a caller's own entry points ``{name: object}`` the sidecar's ``env_kwargs`` may
+            name (the package's own are always known; import paths never are).
 
     Raises:
         wargym.export_onnx.SidecarError: the sidecar is missing or invalid, the file's
@@ -43,11 +46,13 @@ class OnnxPolicy:
     needs_observation = True
     """The evaluation harness hands this agent its observation and mask."""
 
-    def __init__(self, path: str | Path, threads: int = 1) -> None:
+    def __init__(
+        self, path: str | Path, threads: int = 1, allow: Mapping[str, Any] | None = None
+    ) -> None:
         import onnxruntime
 
         self.path = Path(path)
-        self.sidecar: Sidecar = read_sidecar(self.path)
+        self.sidecar: Sidecar = read_sidecar(self.path, allow=allow)
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = max(1, int(threads))
         options.inter_op_num_threads = 1
