@@ -271,11 +271,9 @@ def make_sidecar_env(
     try:
         return gymnasium.make(env_id, **kwargs)
     except gymnasium.error.Error as exc:  # NameNotFound, VersionNotFound, ...
-        raise SidecarError("env_id", f"{short_repr(env_id)}: {short_repr(str(exc), 200)}") from None
+        raise SidecarError("env_id", f"{short_repr(env_id)}: {_cut(exc)}") from None
     except (TypeError, ValueError) as exc:  # unknown keyword, EnvArgumentError, ...
-        raise SidecarError(
-            field, f"{short_repr(env_id)} refuses them: {short_repr(str(exc), 200)}"
-        ) from None
+        raise SidecarError(field, f"{short_repr(env_id)} refuses them: {_cut(exc)}") from None
 
 
 def read_sidecar(onnx_path: str | Path, *, allow: Mapping[str, Any] | None = None) -> Sidecar:
@@ -291,9 +289,7 @@ def read_sidecar(onnx_path: str | Path, *, allow: Mapping[str, Any] | None = Non
     except FileNotFoundError as exc:
         raise SidecarError("<file>", f"no sidecar {side.name} beside the ONNX file") from exc
     except (OSError, ValueError, RecursionError) as exc:
-        raise SidecarError(
-            "<file>", f"{side.name} is not readable JSON: {short_repr(str(exc), 200)}"
-        ) from None
+        raise SidecarError("<file>", f"{side.name} is not readable JSON: {_cut(exc)}") from None
     return validate_sidecar(data, onnx_path, allow=allow)
 
 
@@ -469,6 +465,12 @@ def _model_card(checkpoint: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise SidecarError("<root>", f"{card.name}: expected a JSON object")
     return data
+
+
+def _cut(error: BaseException, limit: int = 200) -> str:
+    """An error's message, at most ``limit`` characters (it may quote a file's values)."""
+    text = str(error)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
