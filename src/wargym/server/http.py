@@ -17,6 +17,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .protocol import PROTOCOL, Handler
 from .validation import HTTP_STATUS, ProtocolError, load_schema
@@ -27,6 +28,15 @@ DEFAULT_PORT = 8765
 """Default TCP port."""
 DEFAULT_TIMEOUT = 10.0
 """Seconds a request may take before a ``timeout`` error answers it."""
+
+
+class ProtocolJSON(JSONResponse):
+    """JSON written as ASCII (escapes keep any echoed text writable) with finite numbers only."""
+
+    def render(self, content: Any) -> bytes:
+        """The body: compact ASCII JSON."""
+        return json.dumps(content, ensure_ascii=True, allow_nan=False,
+                          separators=(",", ":")).encode("ascii")  # fmt: skip
 
 
 def create_app(handler: Handler, timeout_s: float = DEFAULT_TIMEOUT) -> FastAPI:
@@ -44,7 +54,22 @@ def create_app(handler: Handler, timeout_s: float = DEFAULT_TIMEOUT) -> FastAPI:
     def reply(data: dict[str, Any]) -> JSONResponse:
         error = data.get("error")
         status = 200 if error is None else HTTP_STATUS.get(error["code"], 400)
-        return JSONResponse(data, status_code=status)
+        try:
+            return ProtocolJSON(data, status_code=status)
+        except (TypeError, ValueError) as exc:  # a reply that is not JSON: a server bug
+            failure = ProtocolError("internal", f"internal error: unwritable reply ({exc})")
+            return ProtocolJSON(handler.error(failure), status_code=500)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = "too_large" if exc.status_code == 413 else "bad_request"
+        error = ProtocolError(code, f"HTTP {exc.status_code}: {exc.detail}")
+        return ProtocolJSON(handler.error(error), status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def crashed(request: Request, exc: Exception) -> JSONResponse:
+        error = ProtocolError("internal", f"internal error: {type(exc).__name__}")
+        return ProtocolJSON(handler.error(error), status_code=500)
 
     async def run(raw: bytes) -> JSONResponse:
         try:
@@ -72,8 +97,17 @@ def create_app(handler: Handler, timeout_s: float = DEFAULT_TIMEOUT) -> FastAPI:
     )
     async def request_v1(request: Request) -> JSONResponse:
         declared = request.headers.get("content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > handler.max_bytes):
-            return reply(handler.error(_too_large(handler.max_bytes)))
+        if declared is not None:
+            if not (declared.isascii() and declared.isdigit()):  # "²".isdigit() is true
+                return reply(
+                    handler.error(
+                        ProtocolError(
+                            "bad_request", "content-length: not a byte count", "content-length"
+                        )
+                    )
+                )
+            if len(declared) > 18 or int(declared) > handler.max_bytes:
+                return reply(handler.error(_too_large(handler.max_bytes)))
         chunks: list[bytes] = []
         size = 0
         async for chunk in request.stream():

@@ -21,11 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from .state_checks import check_plain_parts, resumed
 from .validation import (
     MAX_BYTES,
     MAX_SEED,
     ProtocolError,
     check_type,
+    check_values,
     checked,
     int_in,
     load_battle,
@@ -74,16 +76,22 @@ class Handler:
         except Exception as exc:  # noqa: BLE001 - the server must keep serving
             LOG.exception("unexpected failure while parsing a request")
             return self.error(ProtocolError("internal", f"internal error: {exc!r}"), None)
-        return self.handle(request)
+        return self._answer(request, checked_values=True)
 
     def handle(self, request: Any) -> dict[str, Any]:
-        """Answer already parsed request data; never raises."""
-        rid = request.get("id") if isinstance(request, dict) else None
-        if not (rid is None or (isinstance(rid, str | int) and not isinstance(rid, bool))):
-            rid = None
+        """Answer already parsed request data (checked like parsed bytes); never raises."""
+        return self._answer(request, checked_values=False)
+
+    def _answer(self, request: Any, checked_values: bool) -> dict[str, Any]:
+        given = request.get("id") if isinstance(request, dict) else None
+        rid = given if _echoable(given) else None
         try:
-            if isinstance(rid, str) and len(rid) > 200:
-                raise ProtocolError("bad_request", "id: at most 200 characters", "id")
+            if rid is not given:
+                raise ProtocolError(
+                    "bad_request", "id: expected null, an integer or a string of at most 200 "
+                    "characters of UTF-8 text", "id")  # fmt: skip
+            if not checked_values:
+                check_values(request)
             kind, body = self._envelope(request)
             result = getattr(self, f"_{kind}")(body)
         except ProtocolError as exc:
@@ -176,7 +184,7 @@ class Handler:
         return battle, []
 
     def _legal(self, body: dict[str, Any]) -> dict[str, Any]:
-        battle = load_battle(require(body, "state", dict, "a battle object"))
+        battle = _load(body)
         return self._position(battle, [], include_state=False)
 
     def _act(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -184,21 +192,22 @@ class Handler:
         from wargym.rules.no_quarter import game
         from wargym.rules.no_quarter.actions import action_from_dict
 
-        battle = load_battle(require(body, "state", dict, "a battle object"))
+        battle = _load(body)
         raw = require(body, "action", dict, "an action object")
         action = checked("action", "invalid_action", lambda: action_from_dict(raw))
         seed = int_in(body, "seed", 0, MAX_SEED, None)
         if battle.over:
             raise ProtocolError("game_over", "the battle is over; no action is legal", "state")
         checked("action", "illegal_action", lambda: game.check_legal(battle, action))
-        events = game.play(battle, action, RandomDice(np.random.default_rng(seed)))
+        dice = RandomDice(np.random.default_rng(seed))
+        events = resumed(lambda: game.play(battle, action, dice))
         return self._position(battle, events)
 
     def _opponent_move(self, body: dict[str, Any]) -> dict[str, Any]:
         from wargym.rules.dice import RandomDice
         from wargym.rules.no_quarter import game
 
-        battle = load_battle(require(body, "state", dict, "a battle object"))
+        battle = _load(body)
         default = "rules" if self.policy is None else "onnx"
         which = optional(body, "policy", str, "'onnx' or 'rules'", default)
         if which not in ("onnx", "rules"):
@@ -216,13 +225,13 @@ class Handler:
         rng = np.random.default_rng(seed)
         pick_rng, dice_rng = rng.spawn(2)
         side = battle.decision.side
-        legal = game.legal_actions(battle)
+        legal = game.legal_actions(battle)  # computed by _load already: no engine call here
         used = which
         if which == "onnx":
             action, used = self.policy.choose(battle, legal, tier_name, pick_rng)
         else:
-            action = _rules_choice(battle, legal, pick_rng)
-        events = game.play(battle, action, RandomDice(dice_rng))
+            action = resumed(lambda: _rules_choice(battle, legal, pick_rng))
+        events = resumed(lambda: game.play(battle, action, RandomDice(dice_rng)))
         from wargym.rules.no_quarter.actions import action_to_dict
 
         return {
@@ -240,6 +249,7 @@ class Handler:
 
         decision = game.decider(battle)
         result = game.outcome(battle)
+        resumed(lambda: game.legal_actions(battle))  # cached for the list below
         out: dict[str, Any] = {
             "decision": None
             if decision is None
@@ -258,6 +268,33 @@ class Handler:
             out["state"] = battle.to_dict()
             out["events"] = [e.to_dict() for e in events]
         return out
+
+
+def _echoable(rid: Any) -> bool:
+    """Whether a request's ``id`` may be echoed: null, a 64-bit integer or short UTF-8 text."""
+    if rid is None:
+        return True
+    if isinstance(rid, bool) or not isinstance(rid, str | int):
+        return False
+    if isinstance(rid, int):
+        return -(2**63) <= rid < 2**63
+    if len(rid) > 200:
+        return False
+    try:
+        rid.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _load(body: dict[str, Any]) -> Any:
+    """The request's ``state``: a battle whose every part validates and whose rules resume."""
+    from wargym.rules.no_quarter import game
+
+    battle = load_battle(require(body, "state", dict, "a battle object"))
+    check_plain_parts(battle)
+    resumed(lambda: game.legal_actions(battle))  # the pending decision's options, cached
+    return battle
 
 
 def _skirmish(

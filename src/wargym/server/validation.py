@@ -38,6 +38,10 @@ MAX_FRACTIONS = 8
 """Most ``options.move_fractions`` accepted."""
 MAX_SEED = 2**63 - 1
 """Largest seed accepted."""
+MAX_INT = 2**63 - 1
+"""Largest magnitude of any integer in a request (larger ones are refused wherever they are)."""
+MAX_MESSAGE = 300
+"""Longest error message sent back (longer ones are cut; user values are quoted shorter)."""
 
 HTTP_STATUS = {
     "bad_json": 400,
@@ -69,8 +73,34 @@ class ProtocolError(Exception):
         self.field = field
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``error`` object of a response."""
-        return {"code": self.code, "message": self.message, "field": self.field}
+        """The ``error`` object of a response (message and field cut to a readable length)."""
+        message = self.message if len(self.message) <= MAX_MESSAGE else (
+            self.message[: MAX_MESSAGE - 3] + "...")  # fmt: skip
+        field = None if self.field is None else _printable(self.field)[:200]
+        return {"code": self.code, "message": _printable(message), "field": field}
+
+
+def _printable(text: str) -> str:
+    """``text`` with lone surrogates escaped (they cannot be written as UTF-8)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+def clip(value: Any, limit: int = 80, quote: bool = True) -> str:
+    """At most ``limit`` characters of ``value`` for a message (repr unless ``quote=False``).
+
+    Safe for any value: integers too long for ``str`` and lone surrogates included.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+        return f"an integer of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
+    if isinstance(value, str) and len(value) > limit:
+        value = value[:limit]
+    text = repr(value) if quote else str(value)
+    text = _printable(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def load_schema(name: str) -> dict[str, Any]:
@@ -96,11 +126,40 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return data
 
 
+class _Refused:
+    """A number the decoder would not turn into a usable value; :func:`check_values` names it."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+_INT_DIGITS = len(str(MAX_INT))
+
+
+def _parse_int(text: str) -> int | _Refused:
+    digits = len(text) - text.startswith("-")
+    if digits > _INT_DIGITS:  # also keeps int() clear of Python's 4300-digit limit
+        return _Refused(f"an integer of {digits} digits; integers lie within +-(2**63 - 1)")
+    return int(text)
+
+
+def _parse_float(text: str) -> float | _Refused:
+    value = float(text)
+    if not math.isfinite(value):
+        return _Refused(f"{clip(text, 40, quote=False)} overflows a float (numbers are finite)")
+    return value
+
+
 def parse_json(raw: bytes | str, max_bytes: int = MAX_BYTES) -> Any:
     """Request bytes -> data, enforcing :data:`MAX_BYTES` and :data:`MAX_DEPTH`.
 
+    Integers beyond :data:`MAX_INT`, numbers that overflow a float and strings with lone
+    surrogates are refused naming their field (:func:`check_values`).
+
     Raises:
-        ProtocolError: ``too_large``, ``bad_json`` or ``too_deep``.
+        ProtocolError: ``too_large``, ``bad_json``, ``too_deep`` or ``bad_request``.
     """
     size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
     if size > max_bytes:
@@ -113,25 +172,85 @@ def parse_json(raw: bytes | str, max_bytes: int = MAX_BYTES) -> Any:
     if not raw.strip():
         raise ProtocolError("bad_json", "empty request")
     try:
-        data = json.loads(raw, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
+        data = json.loads(
+            raw,
+            parse_constant=_no_constants,
+            object_pairs_hook=_unique_keys,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+        )
     except RecursionError as exc:
         raise ProtocolError("too_deep", f"nesting deeper than {MAX_DEPTH} levels") from exc
     except json.JSONDecodeError as exc:
         raise ProtocolError("bad_json", f"invalid JSON: {exc.msg} at position {exc.pos}") from exc
-    check_depth(data)
+    check_values(data)
     return data
 
 
-def check_depth(data: Any, limit: int = MAX_DEPTH) -> None:
-    """Raise ``too_deep`` when ``data`` nests deeper than ``limit`` (iterative, no recursion)."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
+def _path(path: str, key: Any) -> str:
+    name = _printable(str(key))
+    name = name if len(name) <= 40 else name[:37] + "..."
+    return name if not path else f"{path}.{name}"
+
+
+def _unencodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def check_values(data: Any, limit: int = MAX_DEPTH) -> None:
+    """Refuse what no field accepts, naming where it is (iterative, no recursion).
+
+    Nesting deeper than ``limit`` (``too_deep``); and as ``bad_request``: integers beyond
+    :data:`MAX_INT`, floats that are not finite, strings or keys with lone surrogates (not
+    Unicode text: they cannot even be written back as UTF-8), and values that are not JSON.
+    """
+    stack: list[tuple[Any, int, str]] = [(data, 1, "")]
     while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict | list):
+        item, depth, path = stack.pop()
+        kind = type(item)
+        if kind is str:
+            if _unencodable(item):
+                raise ProtocolError("bad_request", f"{path or '<root>'}: a string with a lone "
+                                    "surrogate is not valid Unicode", path or "<root>")  # fmt: skip
+        elif kind is dict or kind is list or kind is tuple:
             if depth > limit:
-                raise ProtocolError("too_deep", f"nesting deeper than {limit} levels")
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, depth + 1) for child in children)
+                raise ProtocolError("too_deep", f"nesting deeper than {limit} levels", path or None)
+            if kind is dict:
+                for key, child in item.items():
+                    if not isinstance(key, str) or _unencodable(key):
+                        where = _path(path, key)
+                        raise ProtocolError("bad_request", f"{where}: a field name must be "
+                                            "valid Unicode text", where)  # fmt: skip
+                    stack.append((child, depth + 1, _path(path, key)))
+            else:
+                stack.extend((child, depth + 1, _path(path, i)) for i, child in enumerate(item))
+        elif kind is _Refused:
+            raise ProtocolError("bad_request", f"{path or '<root>'}: {item.reason}", path or None)
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int):
+            if not -MAX_INT - 1 <= item <= MAX_INT:
+                raise ProtocolError("bad_request", f"{path or '<root>'}: {clip(item)}; "
+                                    "integers lie within +-(2**63 - 1)", path or None)  # fmt: skip
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                raise ProtocolError("bad_request", f"{path or '<root>'}: {item} is not a "
+                                    "finite number", path or None)  # fmt: skip
+        elif isinstance(item, str | dict | list | tuple):  # subclasses: checked as the base
+            base = str if isinstance(item, str) else dict if isinstance(item, dict) else list
+            stack.append((base(item[:] if isinstance(item, str) else item), depth, path))
+        else:
+            raise ProtocolError("bad_request", f"{path or '<root>'}: a {kind.__name__} is not "
+                                "JSON data", path or None)  # fmt: skip
+
+
+def check_depth(data: Any, limit: int = MAX_DEPTH) -> None:
+    """Raise ``too_deep`` when ``data`` nests deeper than ``limit`` (with :func:`check_values`)."""
+    check_values(data, limit)
 
 
 def require(body: dict[str, Any], name: str, kind: type | tuple[type, ...], what: str) -> Any:
@@ -175,7 +294,7 @@ def checked(field: str, code: str, build: Callable[[], Any]) -> Any:
     try:
         return build()
     except (StateError, TableError, RulesError, KeyError, TypeError, ValueError) as exc:
-        raise ProtocolError(code, f"{field}: {exc}", field) from exc
+        raise ProtocolError(code, f"{field}: {clip(str(exc), 200, quote=False)}", field) from exc
 
 
 def load_battle(data: Any) -> Any:
