@@ -39,10 +39,127 @@ def _legal_with(path: str, value: Any) -> bytes:
     return _raw({"protocol": P, "type": "legal", "state": data})
 
 
+def _mission_state() -> dict[str, Any]:
+    """The state of a shipped Defend mission (np and mission blocks, an NP default group)."""
+    reply = Handler().handle({"protocol": P, "type": "new_game", "system": "no_quarter",
+                              "scenario": "defend_pdf_vs_hishen", "seed": 1})  # fmt: skip
+    assert "error" not in reply, reply
+    data: dict[str, Any] = reply["state"]
+    assert data["np"] is not None and data["mission"] is not None
+    return data
+
+
+def _mission_with(change: Any) -> bytes:
+    data = _mission_state()
+    change(data)
+    return _raw({"protocol": P, "type": "legal", "state": data})
+
+
+def _issue_21_cases() -> list[Any]:
+    """Client mistakes that were answered ``internal`` (issue 21, item 10)."""
+    p = P.encode()
+    legal = b'{"protocol": "%s", "type": "legal", "id": %s, "state": %s}'
+    state_text = json.dumps(state()).encode()
+    top = len(state()["frames"]) - 1
+    return [
+        (
+            "frame without its kind",
+            _legal_with(f"frames.{top}.kind", None),
+            "invalid_state",
+            f"state.frames.{top}",
+        ),
+        (
+            "frame with a dangling mech id",
+            _legal_with(
+                "frames.0",
+                {
+                    "kind": "mech",
+                    "mech": 99,
+                    "stage": "begin",
+                    "spent": 0.0,
+                    "moved": False,
+                    "fired": False,
+                },
+            ),
+            "invalid_state",
+            "state.frames.0.mech",
+        ),  # fmt: skip
+        (
+            "frame stack of 10**4 frames",
+            _legal_with("frames", [{"kind": "turn"}] * 10_000),
+            "invalid_state",
+            "state.frames",
+        ),  # fmt: skip
+        (
+            "np without pefs",
+            _mission_with(lambda d: d["np"].pop("pefs")),
+            "invalid_state",
+            "state.np.pefs",
+        ),
+        (
+            "np side unknown",
+            _mission_with(lambda d: d["np"].update(side=-1)),
+            "invalid_state",
+            "state.np.side",
+        ),
+        (
+            "np default group garbled",
+            _mission_with(lambda d: d["np"]["default"].update(posture="nap")),
+            "invalid_state",
+            "state.np.default",
+        ),  # fmt: skip
+        (
+            "mission without kind",
+            _mission_with(lambda d: d["mission"].pop("kind")),
+            "invalid_state",
+            "state.mission.kind",
+        ),  # fmt: skip
+        (
+            "mission options garbled",
+            _mission_with(lambda d: d["mission"]["options"].update(ratio_rounding=7)),
+            "invalid_state",
+            "state.mission.options",
+        ),  # fmt: skip
+        (
+            "heading 10**400",
+            _legal_with("mechs.0.heading", 10**400),
+            "bad_request",
+            "state.mechs.0.heading",
+        ),
+        (
+            "seed with 5000 digits",
+            b'{"protocol": "%s", "type": "new_game", "system": "no_quarter", "seed": 1%s}'
+            % (p, b"0" * 4999),
+            "bad_request",
+            "seed",
+        ),  # fmt: skip
+        (
+            "float overflowing to infinity",
+            legal % (p, b"1", state_text.replace(b'"turn": 1', b'"turn": 1e400', 1)),
+            "bad_request",
+            "state.turn",
+        ),  # fmt: skip
+        ("lone surrogate id", legal % (p, b'"\\ud800"', state_text), "bad_request", "id"),
+        (
+            "lone surrogate field name",
+            b'{"protocol": "%s", "type": "info", "\\udc00x": 1}' % p,
+            "bad_request",
+            "\\udc00x",
+        ),  # fmt: skip
+        (
+            "lone surrogate inside the state",
+            _legal_with("mechs.0.pilot", "\ud800"),
+            "bad_request",
+            "state.mechs.0.pilot",
+        ),  # fmt: skip
+        ("float id", _raw({"protocol": P, "type": "info", "id": 1.5}), "bad_request", "id"),
+    ]
+
+
 def _cases() -> list[Any]:
     p = P.encode()
     state_text = json.dumps(state()).encode()
-    return [
+    return _issue_21_cases() + [
         (
             "duplicate top-level key",
             b'{"protocol": "%s", "type": "new_game", "type": "legal", "system": "no_quarter"}' % p,
@@ -151,5 +268,7 @@ def test_server_gap_rows(raw: bytes, code: str, word: str) -> None:
     error = reply["error"]
     assert error["code"] == code, error
     assert word in error["message"] or word == error.get("field"), error
+    assert len(error["message"]) <= 300, error
+    json.dumps(reply, ensure_ascii=False).encode("utf-8")  # writable: no lone surrogate echoed
     ok = handler.handle_bytes(valid_request())
     assert "error" not in ok and ok["legal_actions"]
