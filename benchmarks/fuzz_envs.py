@@ -19,7 +19,10 @@ is reproducible from ``--seed``.
 
 The ``--steps`` budget (default 1,000,000) is split evenly over the targets; each target runs
 fresh env instances (a new configuration every 200-2,000 steps) until its share is spent.
-Exceptions (anything but the documented refusals) must be 0; the exit status is 1 when any
+Now and then (``FuzzSettings.snapshot_chance``) a run loads a snapshot of its env with one
+field mutated (:mod:`wargym.envs.fuzzing_snapshots`): it must be refused with a ``StateError``
+naming the field and the env unchanged, or load and step. Exceptions (anything but the
+documented refusals) must be 0; the exit status is 1 when any
 exception or invariant violation was seen. Slow envs (the No Quarter missions, about 50-150
 steps per second) dominate the wall time: on 2 cores a full run takes hours; ``--workers``
 runs targets in parallel processes.

@@ -29,6 +29,9 @@ The per-API runners and the checks live in :mod:`wargym.envs.fuzzing_runners`.
   reproducible;
   PettingZoo: ``agent_selection`` in ``agents``, dead agents stepped out with ``None``, an
   agent without a decision never flagged, ``state()`` finite. Any other exception is an error.
+* Snapshots (:mod:`wargym.envs.fuzzing_snapshots`): now and then a ``save_state()`` snapshot
+  with one field mutated is loaded: a ``StateError`` naming the field with the env unchanged,
+  or a load after which a legal step works; the run then goes on from the real snapshot.
 """
 
 from __future__ import annotations
@@ -146,6 +149,9 @@ class FuzzSettings:
     """Chance that a seeded reset is repeated and compared."""
     drop_key_chance: float = 0.02
     """Parallel envs: chance an agent's key is left out of the action dict."""
+    snapshot_chance: float = 0.005
+    """Chance before a step of loading a snapshot with one field mutated
+    (:func:`wargym.envs.fuzzing_snapshots.probe`: refused untouched, or loads and steps)."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -163,6 +163,23 @@ class Run:
             self.stats.error(exc, self.ctx())
             raise DroppedError from exc
 
+    def maybe_probe_snapshot(self) -> None:
+        """With ``snapshot_chance``, load a mutated snapshot and check the invariant."""
+        if not self.chooser.chance(self.settings.snapshot_chance):
+            return
+        from .fuzzing_snapshots import probe
+
+        base = getattr(self.env, "unwrapped", self.env)
+        self.stats.outcomes["snapshot probes"] += 1
+        self.call(
+            probe,
+            self.target.kind,
+            base,
+            self.chooser.pick,
+            lambda name, detail: self.stats.violate(name, self.ctx(), detail),
+            lambda text: self.stats.outcomes.update([text]),
+        )
+
     def new_seed(self) -> int:
         """A reset seed drawn from the chooser."""
         return self.chooser.pick(2**31 - 1)
@@ -242,6 +259,7 @@ def _fuzz_gym(run: Run, steps: int) -> None:
     for _ in range(steps):
         if run.chooser.chance(run.settings.reset_chance):
             obs, _ = _gym_reset(run, False)
+        run.maybe_probe_snapshot()
         kind, action = draw_action(run.chooser, obs["action_mask"], run.settings)
         stats.actions[kind.split(":")[0]] += 1
         before = fingerprint(env) if kind != "legal" else b""
@@ -297,6 +315,7 @@ def _fuzz_aec(run: Run, steps: int) -> None:
             stats.violate("selection_not_in_agents", ctx, f"{agent} not in {env.agents}")
             reset = True
             continue
+        run.maybe_probe_snapshot()
         obs, reward, term, trunc, info = run.call(env.last)
         live = not (term or trunc)
         check_obs(env.observation_space(agent), obs, info, live, stats, ctx)
@@ -362,6 +381,7 @@ def _fuzz_parallel(run: Run, steps: int) -> None:
             obs, infos = run.call(lambda: env.reset(seed=run.seed))
             stats.resets += 1
             _parallel_check_obs(run, obs, infos)
+        run.maybe_probe_snapshot()
         actions: dict[str, Any] = {}
         kinds: dict[str, str] = {}
         for agent in env.agents:

@@ -26,8 +26,23 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from wargym.envs.snapshot_guard import (
+    MAX_DEPTH,
+    MAX_INT_BITS,
+    MAX_NODES,
+    MAX_POOL_SIZE,
+    MAX_SPAWN_DEPTH,
+    MAX_STRING,
+    all_or_nothing,
+    check_bit_state,
+    check_bool,
+    check_int,
+    check_number,
+    check_plain,
+    entropy_from,
+)
 from wargym.rules.dice import Dice, RandomDice
-from wargym.rules.errors import StateError
+from wargym.rules.errors import StateError, short_repr
 
 SNAPSHOT_FORMAT = "wargym-env-snapshot"
 """The ``format`` tag of every env snapshot."""
@@ -93,14 +108,20 @@ def open_snapshot(env: object, data: Any, config: Mapping[str, Any]) -> dict[str
     if not isinstance(data, Mapping):
         raise StateError(f"snapshot: expected an object, got {type(data).__name__}")
     check_keys("snapshot", data, {"format", "version", "env", "config", "state", "digest"})
+    check_plain("snapshot", data)
     if data["format"] != SNAPSHOT_FORMAT:
-        raise StateError(f"snapshot.format: {data['format']!r}; expected {SNAPSHOT_FORMAT!r}")
+        raise StateError(
+            f"snapshot.format: {short_repr(data['format'])}; expected {SNAPSHOT_FORMAT!r}"
+        )
     if data["version"] != SNAPSHOT_VERSION or isinstance(data["version"], bool):
         raise StateError(
-            f"snapshot.version: {data['version']!r}; this code reads version {SNAPSHOT_VERSION}"
+            f"snapshot.version: {short_repr(data['version'])}; this code reads version "
+            f"{SNAPSHOT_VERSION}"
         )
     if data["env"] != env_name(env):
-        raise StateError(f"snapshot.env: saved by {data['env']!r}, this env is {env_name(env)!r}")
+        raise StateError(
+            f"snapshot.env: saved by {short_repr(data['env'])}, this env is {env_name(env)!r}"
+        )
     expected = jsonable(dict(config))
     saved = data["config"]
     if not isinstance(saved, Mapping):
@@ -150,31 +171,9 @@ def parse(where: str, build: Callable[[], T]) -> T:
         return build()
     except StateError as error:
         raise StateError(f"{where}: {error}") from error
-    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as error:
-        raise StateError(f"{where}: {type(error).__name__}: {error}") from error
-
-
-def check_int(where: str, value: Any, low: int | None = None) -> int:
-    """``value`` as an int (``bool`` refused) ``>= low``; StateError naming ``where``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise StateError(f"{where}: expected an integer, got {value!r}")
-    if low is not None and value < low:
-        raise StateError(f"{where}: expected >= {low}, got {value}")
-    return value
-
-
-def check_bool(where: str, value: Any) -> bool:
-    """``value`` if it is a bool; StateError naming ``where``."""
-    if not isinstance(value, bool):
-        raise StateError(f"{where}: expected true or false, got {value!r}")
-    return value
-
-
-def check_number(where: str, value: Any) -> float:
-    """``value`` as a float (``bool`` refused); StateError naming ``where``."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise StateError(f"{where}: expected a number, got {value!r}")
-    return float(value)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as error:
+        message = short_repr(str(error), 200)
+        raise StateError(f"{where}: {type(error).__name__}: {message}") from error
 
 
 # -- random generators ------------------------------------------------------------------------
@@ -202,19 +201,25 @@ def rng_from_dict(where: str, data: Any) -> np.random.Generator:
     state = data["state"]
     if not isinstance(state, Mapping) or state.get("bit_generator") not in BIT_GENERATORS:
         raise StateError(f"{where}.state: expected the state of one of {BIT_GENERATORS}")
+    check_bit_state(f"{where}.state", state)
     seq = data["seed_seq"]
     seed_seq: np.random.SeedSequence | None = None
     if seq is not None:
-        check_keys(
-            f"{where}.seed_seq", seq, {"entropy", "spawn_key", "pool_size", "n_children_spawned"}
+        here = f"{where}.seed_seq"
+        check_keys(here, seq, {"entropy", "spawn_key", "pool_size", "n_children_spawned"})
+        entropy = entropy_from(f"{here}.entropy", seq["entropy"])
+        keys = seq["spawn_key"]
+        if not isinstance(keys, list) or len(keys) > MAX_SPAWN_DEPTH:
+            raise StateError(f"{here}.spawn_key: expected a list of at most {MAX_SPAWN_DEPTH} ints")
+        spawn_key = tuple(
+            check_int(f"{here}.spawn_key[{i}]", k, 0, 2**63 - 1) for i, k in enumerate(keys)
         )
+        pool_size = check_int(f"{here}.pool_size", seq["pool_size"], 4, MAX_POOL_SIZE)
+        children = check_int(f"{here}.n_children_spawned", seq["n_children_spawned"], 0, 2**63 - 1)
         seed_seq = parse(
-            f"{where}.seed_seq",
+            here,
             lambda: np.random.SeedSequence(
-                seq["entropy"],
-                spawn_key=tuple(check_int("spawn_key", k, 0) for k in seq["spawn_key"]),
-                pool_size=check_int("pool_size", seq["pool_size"], 4),
-                n_children_spawned=check_int("n_children_spawned", seq["n_children_spawned"], 0),
+                entropy, spawn_key=spawn_key, pool_size=pool_size, n_children_spawned=children
             ),
         )
     kind = getattr(np.random, str(state["bit_generator"]))
@@ -341,7 +346,11 @@ def agents_from(where: str, data: Any, possible: Sequence[str]) -> list[str]:
 def _per_agent(
     where: str, data: Any, agents: list[str], item: Callable[[str, Any], T]
 ) -> dict[str, T]:
-    check_keys(where, data, agents)
+    if not isinstance(data, Mapping) or set(data) != set(agents):
+        got = sorted(data) if isinstance(data, Mapping) else type(data).__name__
+        raise StateError(
+            f"{where}: expected one entry per agent of state.agents {agents}, got {short_repr(got)}"
+        )
     return {a: item(f"{where}.{a}", data[a]) for a in agents}
 
 
@@ -381,14 +390,22 @@ def parse_aec(state: Mapping[str, Any], possible: Sequence[str], n: int) -> Call
 __all__ = [
     "AEC_KEYS",
     "BIT_GENERATORS",
+    "MAX_DEPTH",
+    "MAX_INT_BITS",
+    "MAX_NODES",
+    "MAX_POOL_SIZE",
+    "MAX_SPAWN_DEPTH",
+    "MAX_STRING",
     "SNAPSHOT_FORMAT",
     "SNAPSHOT_VERSION",
     "aec_to_dict",
     "agents_from",
+    "all_or_nothing",
     "check_bool",
     "check_int",
     "check_keys",
     "check_number",
+    "check_plain",
     "dice_from_dict",
     "dice_to_dict",
     "digest",

@@ -19,6 +19,7 @@ from wargym.envs.snapshot import (
     AEC_KEYS,
     aec_to_dict,
     agents_from,
+    all_or_nothing,
     check_keys,
     dice_from_dict,
     dice_to_dict,
@@ -127,21 +128,22 @@ def pw_load(env: Any, kind: str, data: Any) -> Any:
     if kind == GYM:
         opp_rng = rng_from_dict("state.opponent_rng", state["opponent_rng"])
         gym_rng = gym_rng_from_dict("state.np_random", state["np_random"])
-        env._state, env._dice, env._opp_rng = battle, dice, opp_rng
-        set_gym_rng(env, gym_rng)
-        env._refresh()
-        return env._obs(), env._info([])
+        with all_or_nothing(env):
+            env._state, env._dice, env._opp_rng = battle, dice, opp_rng
+            set_gym_rng(env, gym_rng)
+            env._refresh()
+            return env._obs(), env._info([])
     apply = _parse_pz(env, kind, state)
-    env._battle, env._dice = battle, dice
-    env._forget()
-    apply(env)
-    if kind == AEC:
-        return None
-    agents = list(env.possible_agents)
-    return (
-        {a: env._observe(i) for i, a in enumerate(agents)},
-        {a: env._info(i, []) for i, a in enumerate(agents)},
-    )
+    with all_or_nothing(env):
+        env._battle, env._dice = battle, dice
+        env._forget()
+        apply(env)
+        agents = list(env.possible_agents)
+        result = (
+            {a: env._observe(i) for i, a in enumerate(agents)},
+            {a: env._info(i, []) for i, a in enumerate(agents)},
+        )
+        return None if kind == AEC else result
 
 
 # -- Starship Combat ------------------------------------------------------------------------
@@ -177,16 +179,20 @@ def sc_load(env: Any, kind: str, data: Any) -> Any:
     dice = dice_from_dict("state.dice", state["dice"])
     if kind == GYM:
         gym_rng = gym_rng_from_dict("state.np_random", state["np_random"])
-        env._state, env._dice = battle, dice
-        set_gym_rng(env, gym_rng)
-        obs = env._obs()
-        return obs, step_info(obs["action_mask"].copy(), [], False)
+        with all_or_nothing(env):
+            env._state, env._dice = battle, dice
+            set_gym_rng(env, gym_rng)
+            obs = env._obs()
+            return obs, step_info(obs["action_mask"].copy(), [], False)
     apply = _parse_pz(env, kind, state)
-    env._state, env._dice = battle, dice
-    apply(env)
-    if kind == AEC:
-        return None
-    return env._obs(), env._infos([], set())
+    with all_or_nothing(env):
+        env._state, env._dice = battle, dice
+        apply(env)
+        if kind == AEC:
+            for agent in env.possible_agents:
+                env.observe(agent)  # what the agents see next must work
+            return None
+        return env._obs(), env._infos([], set())
 
 
 __all__ = ["AEC", "GYM", "PARALLEL", "pw_load", "pw_save", "sc_load", "sc_save"]

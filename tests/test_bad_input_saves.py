@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -263,3 +264,124 @@ def test_engine_state_that_is_not_an_object_is_refused(system: str) -> None:
     cls, _ = SYSTEMS[system]()
     with pytest.raises(StateError):
         cls.from_dict("not a state")
+
+
+# -- env snapshots (issue 21, items 4-6): validate completely, then swap -----------------------
+def _env(name: str) -> Any:
+    import gymnasium
+
+    import wargym.envs  # noqa: F401  (registers the ids)
+
+    kwargs = {"max_turns": 2} if "Pentagon" in name else {"options": {"max_rounds": 3}}
+    env = gymnasium.make(name, **kwargs).unwrapped
+    env.reset(seed=3)
+    return env
+
+
+def _resealed(snapshot: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    from wargym.envs.snapshot import digest
+
+    bad = _set(snapshot, path, value)
+    payload = {k: v for k, v in bad.items() if k != "digest"}
+    return {**payload, "digest": digest(payload)}
+
+
+def _refused_untouched(env: Any, data: Any, words: list[str]) -> str:
+    before = env.save_state()
+    with pytest.raises(StateError) as info:
+        env.load_state(data)
+    message = str(info.value)
+    for word in words:
+        assert word in message, (word, message)
+    assert len(message) < 1000
+    assert env.save_state() == before
+    return message
+
+
+PW, SC = "wargym/PentagonWar-Duel-v0", "wargym/StarshipCombat-Duel-v0"
+B = ("state", "battle")
+SNAPSHOT_ROWS = [
+    # (id, env, path, value, words the message names)
+    ("pool_size_huge", SC, ("state", "dice", "seed_seq", "pool_size"), 10**8, ["pool_size"]),
+    ("pool_size_1e5", PW, ("state", "dice", "seed_seq", "pool_size"), 10**5, ["pool_size"]),
+    ("spawn_key_long", SC, ("state", "dice", "seed_seq", "spawn_key"), [1] * 10_000,
+     ["spawn_key"]),
+    ("entropy_negative", SC, ("state", "dice", "seed_seq", "entropy"), -1, ["entropy"]),
+    ("has_uint32_5", PW, ("state", "dice", "state", "has_uint32"), 5, ["has_uint32"]),
+    ("uinteger_inf", PW, ("state", "dice", "state", "uinteger"), math.inf, ["uinteger", "inf"]),
+    ("nan_position", SC, (*B, "ships", 0, "pos", 0), math.nan, ["ships[0].pos[0]", "nan"]),
+    ("int_10_400", PW, (*B, "ships", 0, "armor", 0), 10**400, ["ships[0].armor[0]"]),
+    ("huge_string", PW, (*B, "scenario"), "x" * 10**6, ["state.battle.scenario", "characters"]),
+    ("pw_no_ships", PW, (*B, "ships"), [], ["state.ships", "0 ships"]),
+    ("pw_armor_999", PW, (*B, "ships", 0, "armor", 0), 999, ["ships[0].armor[0]", "999"]),
+    ("pw_unknown_design", PW, (*B, "ships", 1, "design"), "garbage", ["ships[1].design"]),
+    ("pw_system_renamed", PW, (*B, "designs", "alpha_centaurian_fighter", "systems", 0, "name"),
+     "garbage", ["designs.alpha_centaurian_fighter"]),
+    ("pw_intact_missing", PW, (*B, "ships", 0, "intact", "main_ctrl"), _DELETE,
+     ["ships[0].intact"]),
+    ("pw_slot_ship_999", PW, (*B, "plots", 0, "queue", 0, "ship"), 999, ["plots[0]", "999"]),
+    ("sc_craft_999", SC, (*B, "ships", 0, "craft"), 999, ["ships[0].craft", "999"]),
+    ("sc_weapon_999", SC, (*B, "ships", 0, "weapons", "meson_gun"), 999, ["weapons"]),
+    ("sc_design_other", SC, (*B, "ships", 0, "design"), "garbage", ["ships[0].design"]),
+    ("sc_no_ships", SC, (*B, "ships"), [], ["state.ships"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "value", "words"),
+    [pytest.param(n, p, v, w, id=f"load_state:{i}") for i, n, p, v, w in SNAPSHOT_ROWS],
+)
+def test_tampered_env_snapshot_is_refused_and_the_env_is_unchanged(
+    name: str, path: tuple[Any, ...], value: Any, words: list[str]
+) -> None:
+    import time
+
+    env = _env(name)
+    good = env.save_state()
+    node = good
+    for key in path[:-1]:
+        node = node[key]
+    assert path[-1] in node or isinstance(node, list)  # the row mutates a real field
+    start = time.perf_counter()
+    message = _refused_untouched(env, _resealed(good, path, value), words)
+    assert time.perf_counter() - start < 2.0, "a size read from the snapshot is unbounded"
+    assert "x" * 100 not in message
+    env.load_state(good)  # and the real one still loads
+
+
+@pytest.mark.parametrize("name", [PW, SC])
+def test_env_snapshot_load_that_fails_late_leaves_the_env_as_it_was(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A battle the checks let through that the env cannot encode: nothing is half-loaded."""
+    env = _env(name)
+    early = env.save_state()
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    before = env.save_state()
+    assert before != early
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(env, "_obs", broken)
+    with pytest.raises(StateError, match=r"snapshot\.state: .*IndexError.*nothing was loaded"):
+        env.load_state(early)
+    monkeypatch.undo()
+    assert env.save_state() == before
+    obs, _ = env.load_state(early)  # the same snapshot loads once the env can encode it
+    assert env.save_state() == early
+
+
+def test_every_state_the_space_engines_reach_passes_their_checks() -> None:
+    """No false refusals: random legal play of both space engines stays within the checks."""
+    from wargym.rules.pentagon_war.state import BattleState as PWState
+    from wargym.rules.starship_combat.state import BattleState as SCState
+
+    rng = np.random.default_rng(0)
+    for name, cls in ((PW, PWState), (SC, SCState)):
+        env = _env(name)
+        for _ in range(120):
+            cls.from_dict(env.save_state()["state"]["battle"])
+            _, _, done, cut, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            if done or cut:
+                env.reset(seed=int(rng.integers(1000)))

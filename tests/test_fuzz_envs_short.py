@@ -36,8 +36,9 @@ HYPOTHESIS_STEPS = 40
 """Steps per hypothesis example (3 examples per target)."""
 NUMPY_STEPS = 150
 """Steps of the numpy stream per target (runs of 30-80 steps, a new configuration each)."""
-CI = FuzzSettings(reset_chance=0.02, determinism_chance=0.2)
-"""More resets than the long run: short streams still cover mid-episode resets."""
+CI = FuzzSettings(reset_chance=0.02, determinism_chance=0.2, snapshot_chance=0.04)
+"""More resets and snapshot probes than the long run: short streams still cover mid-episode
+resets and a few mutated snapshots per target."""
 PHASES = tuple(Phase) if os.environ.get("WARGYM_FUZZ_SHRINK") else (Phase.explicit, Phase.generate)
 """No shrinking by default: replaying env streams to shrink takes minutes, and every failure
 already names its reproducer. ``WARGYM_FUZZ_SHRINK=1`` turns shrinking on."""
@@ -96,6 +97,7 @@ def test_fuzz_envs_short_numpy_stream_keeps_invariants(name: str) -> None:
     assert stats.steps == NUMPY_STEPS
     assert stats.resets >= stats.runs - stats.configs_rejected
     assert stats.actions["legal"] > 0 and stats.actions["masked"] + stats.actions["wrong_type"] > 0
+    assert stats.outcomes["snapshot probes"] > 0  # mutated snapshots were loaded too
     assert_clean(stats)
 
 

@@ -35,7 +35,14 @@ from wargym.envs.base import (
     mask_allows,
     step_info,
 )
-from wargym.envs.snapshot import AEC_KEYS, aec_to_dict, make_snapshot, open_snapshot, parse_aec
+from wargym.envs.snapshot import (
+    AEC_KEYS,
+    aec_to_dict,
+    all_or_nothing,
+    make_snapshot,
+    open_snapshot,
+    parse_aec,
+)
 from wargym.envs.snapshot import check_keys as state_keys
 from wargym.rules.dice import RandomDice
 from wargym.rules.errors import short_repr
@@ -224,8 +231,11 @@ class NoQuarterAEC(HeadToHeadCore, AECEnv[str, dict[str, Any], int]):  # type: i
         """
         state, commit = self._open_pz(data, AEC_KEYS)
         bookkeeping = parse_aec(state, AGENTS, self.codec.n)
-        commit()
-        bookkeeping(self)
+        with all_or_nothing(self, self.encoder):
+            commit()
+            bookkeeping(self)
+            for agent in AGENTS:
+                self.observe(agent)  # what the agents see next must work
 
     def observe(self, agent: str) -> dict[str, Any]:
         """What ``agent``'s side may know; its mask is zero unless it decides now."""

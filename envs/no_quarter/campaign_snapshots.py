@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from wargym.envs.snapshot import (
+    all_or_nothing,
     check_int,
     check_keys,
     dice_from_dict,
@@ -100,13 +101,15 @@ def campaign_load(env: NoQuarterCampaignEnv, data: Any) -> None:
     log = log_from_json("state.log", state["log"], (CAMPAIGN_EVENTS, NO_QUARTER_EVENTS))
     auto = check_int("state.auto_played", state["auto_played"], 0)
     gym_rng = gym_rng_from_dict("state.np_random", state["np_random"])
-    env._game, env._dice, env._opp_rng, env._np_context = game, dice, opp_rng, context
-    env._seen, env._log, env.auto_played = seen, log, auto
-    order(env._order)
-    env.slots.reset()
-    for mech, slot in slots:
-        env.slots.slot_of[mech], env.slots._mech_at[slot] = slot, mech
-    set_gym_rng(env, gym_rng)
+    with all_or_nothing(env, env.encoder, env._order, env.slots):
+        env._game, env._dice, env._opp_rng, env._np_context = game, dice, opp_rng, context
+        env._seen, env._log, env.auto_played = seen, log, auto
+        order(env._order)
+        env.slots.reset()
+        for mech, slot in slots:
+            env.slots.slot_of[mech], env.slots._mech_at[slot] = slot, mech
+        set_gym_rng(env, gym_rng)
+        env._finish([], None)  # what load_state returns must work
 
 
 def slots_from(data: Any, size: int) -> list[tuple[int, int]]:

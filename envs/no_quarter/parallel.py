@@ -23,7 +23,7 @@ import numpy as np
 from pettingzoo import ParallelEnv
 
 from wargym.envs.base import InvalidActionError, action_index, mask_allows
-from wargym.envs.snapshot import agents_from
+from wargym.envs.snapshot import agents_from, all_or_nothing
 from wargym.rules.errors import short_repr
 
 from .aec import AGENTS, SIDES, HeadToHeadCore
@@ -64,10 +64,11 @@ class NoQuarterParallel(HeadToHeadCore, ParallelEnv[str, dict[str, Any], int]): 
         """
         state, commit = self._open_pz(data, ("agents",))
         agents = agents_from("state.agents", state["agents"], AGENTS)
-        commit()
-        self.agents = agents
-        infos = self._infos(self.battle.clone(), [], set())
-        return {a: self._agent_obs(a) for a in AGENTS}, infos
+        with all_or_nothing(self, self.encoder):
+            commit()
+            self.agents = agents
+            infos = self._infos(self.battle.clone(), [], set())
+            return {a: self._agent_obs(a) for a in AGENTS}, infos
 
     def _pz_state(self) -> dict[str, Any]:
         return {"agents": list(self.agents)}

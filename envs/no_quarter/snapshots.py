@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from wargym.envs.snapshot import (
+    all_or_nothing,
     check_int,
     check_keys,
     dice_from_dict,
@@ -306,12 +307,14 @@ def battle_env_load(env: Any, data: Any) -> None:
         recon = check_int("state.recon_done", state["recon_done"], 0)
         auto = check_int("state.auto_played", state["auto_played"], 0)
         order = order_from("state.sighting", state["sighting"])
-    apply_core(env, parts)
-    env._opponent = make_opponent(spec, env, rng, context)
-    set_gym_rng(env, gym_rng)
-    if mission:
-        order(env._order)
-        env._recon_done, env.auto_played = recon, auto
+    with all_or_nothing(env, env.encoder, getattr(env, "_order", None)):
+        apply_core(env, parts)
+        env._opponent = make_opponent(spec, env, rng, context)
+        set_gym_rng(env, gym_rng)
+        if mission:
+            order(env._order)
+            env._recon_done, env.auto_played = recon, auto
+        env._finish(env.battle.clone(), [], None)  # what load_state returns must work
 
 
 __all__ = [

@@ -16,6 +16,7 @@ from wargym.rules.errors import StateError
 from wargym.rules.hexgrid import Hex
 from wargym.rules.pentagon_war.records import Options, ShipDesign
 from wargym.rules.serial import from_jsonable, to_jsonable
+from wargym.rules.state_checks import bounded, counters, in_range, refer
 
 STATE_VERSION = 1
 
@@ -227,6 +228,92 @@ class BattleState:
         if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
             raise StateError(f"expected a battle state of version {STATE_VERSION}")
         body = {k: v for k, v in data.items() if k != "version"}
+        bounded("state", body)
         state = from_jsonable(cls, body, "state")
         assert isinstance(state, BattleState)
+        check_state(state)
         return state
+
+
+def check_state(state: BattleState) -> None:
+    """Raise StateError naming the first field of ``state`` outside the rules (issue 21).
+
+    Designs must be the packaged SSDs, every ship's boxes, armour and counters within its
+    design, and every reference (ship ids of plots, missiles, acid gum and links; system names)
+    must resolve. Numbers are bounded before (:func:`~wargym.rules.state_checks.bounded`).
+    """
+    from wargym.rules.pentagon_war.data import load_rules
+
+    rules = load_rules()
+    for key, design in state.designs.items():
+        if rules.designs.get(key) != design:
+            raise StateError(f"state.designs.{key}: not the packaged design of that name")
+    o = state.options
+    in_range("state.options.max_turns", o.max_turns, 1, 1000)
+    in_range("state.options.map_radius", o.map_radius, 1, 1000, none=True)
+    in_range("state.options.missile_magazine", o.missile_magazine, 0, 1000, none=True)
+    ids = range(len(state.ships))
+    if not 2 <= len(state.ships) <= 64:
+        raise StateError(f"state.ships: {len(state.ships)} ships (2..64)")
+    for i, ship in enumerate(state.ships):
+        _check_ship(state, i, ship, ids)
+    in_range("state.turn", state.turn, 1, o.max_turns + 1)
+    in_range("state.impulse", state.impulse, 1, 12)
+    if len(state.plots) != 2:
+        raise StateError(f"state.plots: {len(state.plots)} plots; expected one per side")
+    for side, plot in enumerate(state.plots):
+        where = f"state.plots[{side}]"
+        for k, slot in enumerate([*plot.queue, *(order.slot for order in plot.orders)]):
+            refer(f"{where}.slot[{k}].ship", slot.ship, ids, "ship id")
+            in_range(f"{where}.slot[{k}].index", slot.index, 0, 64)
+        for ship_id, charges in plot.committed.items():
+            refer(f"{where}.committed.{ship_id}", ship_id, ids, "ship id")
+            in_range(f"{where}.committed.{ship_id}", charges, 0, 1000)
+    for k, missile in enumerate(state.missiles):
+        refer(f"state.missiles[{k}].firer", missile.firer, ids, "ship id")
+        refer(f"state.missiles[{k}].target", missile.target, ids, "ship id")
+    for k, gum in enumerate(state.acid):
+        refer(f"state.acid[{k}].source", gum.source, ids, "ship id")
+        refer(f"state.acid[{k}].target", gum.target, ids, "ship id")
+        in_range(f"state.acid[{k}].row", gum.row, 1, 6)
+    if (state.phase is Phase.OVER) != (state.outcome is not None):
+        raise StateError("state.outcome: present exactly when the phase is over")
+    if state.outcome is not None and state.outcome.winner is not None:
+        in_range("state.outcome.winner", state.outcome.winner, 0, 1)
+
+
+def _check_ship(state: BattleState, i: int, ship: ShipState, ids: range) -> None:
+    where = f"state.ships[{i}]"
+    in_range(f"{where}.id", ship.id, i, i)
+    in_range(f"{where}.side", ship.side, 0, 1)
+    refer(f"{where}.design", ship.design, state.designs, "design")
+    design = state.designs[ship.design]
+    boxes = {spec.name: spec.boxes for spec in design.systems}
+    if set(ship.intact) != set(boxes):
+        raise StateError(f"{where}.intact: the systems are not those of {design.key}")
+    counters(f"{where}.intact", ship.intact, boxes, "system")
+    for line, charges in ship.power.items():  # record-form lines, not systems
+        in_range(f"{where}.power.{line}", charges, -1000, 1000)
+    for k, name in enumerate(ship.fired):
+        refer(f"{where}.fired[{k}]", name, boxes, "system")
+    if len(ship.armor) != len(design.armor):
+        raise StateError(
+            f"{where}.armor: {len(ship.armor)} rows; {design.key} has {len(design.armor)}"
+        )
+    for row, (value, full) in enumerate(zip(ship.armor, design.armor, strict=True)):
+        in_range(f"{where}.armor[{row}]", value, 0, full)
+    in_range(f"{where}.radar_destroyed", ship.radar_destroyed, 0, len(design.radar_track))
+    in_range(f"{where}.final_damage", ship.final_damage, 0, design.final_damage)
+    in_range(f"{where}.facing", ship.facing, 0, 5)
+    in_range(f"{where}.alert_status", ship.alert_status, 0, 2)
+    in_range(f"{where}.screen_row", ship.screen_row, 1, 6)
+    in_range(f"{where}.mag_beam", ship.mag_beam, 0, 2)
+    in_range(f"{where}.reinforce", ship.reinforce, 0, 2)
+    in_range(f"{where}.berth", ship.berth, 1, 6, none=True)
+    for name in ("charges", "thrust_used", "launched"):
+        in_range(f"{where}.{name}", getattr(ship, name), 0, 1000)
+    in_range(f"{where}.missiles_left", ship.missiles_left, 0, 1000, none=True)
+    if ship.linked_to is not None:
+        refer(f"{where}.linked_to", ship.linked_to, [j for j in ids if j != i], "ship id")
+    if len(ship.accelerations) > 64:
+        raise StateError(f"{where}.accelerations: more than 64")

@@ -11,12 +11,13 @@ from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any
 
-from wargym.rules.errors import StateError
+from wargym.rules.errors import StateError, short_repr
 from wargym.rules.serial import from_jsonable, to_jsonable
 from wargym.rules.starship_combat.damage_record import DamageRecord, build_damage_record
 from wargym.rules.starship_combat.data import load_rules
 from wargym.rules.starship_combat.records import ShipDesign, WeaponMount
 from wargym.rules.starship_combat.ruleset import RuleSet
+from wargym.rules.state_checks import MAX_NUMBER, bounded, counters, in_range, refer
 
 STATE_VERSION = 1
 
@@ -163,10 +164,12 @@ class BattleState:
         if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
             raise StateError(f"expected a version {STATE_VERSION} state")
         body = {k: v for k, v in data.items() if k != "version"}
+        bounded("state", body)
         state = from_jsonable(cls, body, "state")
         assert isinstance(state, BattleState)
         if state.phase not in PHASES:
-            raise StateError(f"state.phase: {state.phase!r} is not one of {list(PHASES)}")
+            raise StateError(f"state.phase: {short_repr(state.phase)} is not one of {list(PHASES)}")
+        check_state(state)
         return state
 
     def ship(self, ship_id: int) -> ShipState:
@@ -176,6 +179,59 @@ class BattleState:
     def side_ships(self, side: int) -> list[ShipState]:
         """Ships of ``side`` in id order."""
         return [s for s in self.ships if s.side == side]
+
+
+def check_state(state: BattleState) -> None:
+    """Raise StateError naming the first field of ``state`` outside the rules (issue 21).
+
+    Ships of packaged designs with counters within their damage record, references (ship ids
+    of orders, fire targets, detections; weapon and screen names) that resolve, a round within
+    bounds. Numbers are bounded before (:func:`~wargym.rules.state_checks.bounded`).
+    """
+    rules = load_rules()
+    refer("state.scenario", state.scenario, rules.scenarios, "scenario")
+    deployed = [
+        (side, d) for side, ds in enumerate(rules.scenarios[state.scenario].sides) for d in ds
+    ]
+    if len(state.ships) != len(deployed):
+        raise StateError(
+            f"state.ships: {len(state.ships)} ships; the scenario deploys {len(deployed)}"
+        )
+    ids = range(len(state.ships))
+    for i, (ship, (side, dep)) in enumerate(zip(state.ships, deployed, strict=True)):
+        where = f"state.ships[{i}]"
+        in_range(f"{where}.id", ship.id, i, i)
+        in_range(f"{where}.side", ship.side, side, side)
+        refer(f"{where}.design", ship.design, (dep.design,), "design deployed here")
+        in_range(f"{where}.craft", ship.craft, 0, dep.craft)
+        rec = record_of(ship.design)
+        counters(f"{where}.weapons", ship.weapons, dict(rec.weapons), "weapon")
+        counters(f"{where}.screens", ship.screens, dict(rec.screens), "screen")
+        in_range(f"{where}.heading", ship.heading, 0, 5)
+        for name in ("armor", "computer", "sensors", "crew", "frozen_watch", "troops", "fuel",
+                     "hull_dmg", "maneuver_dmg", "jump_dmg", "power_dmg", "leak_turns",
+                     "flicker"):  # fmt: skip
+            in_range(f"{where}.{name}", getattr(ship, name), 0, MAX_NUMBER)
+    in_range("state.round", state.round, 1, MAX_NUMBER)
+    for ship_id, orders in state.orders.items():
+        where = f"state.orders.{ship_id}"
+        refer(where, ship_id, ids, "ship id")
+        in_range(f"{where}.heading", orders.heading, 0, 5, none=True)
+        in_range(f"{where}.accel_dir", orders.accel_dir, 0, 5, none=True)
+        in_range(f"{where}.accel_mag", orders.accel_mag, 0, 100, none=True)
+        in_range(f"{where}.board_target", orders.board_target, 0, len(ids) - 1, none=True)
+        weapons = dict(record_of(state.ships[ship_id].design).weapons)
+        for k, name in enumerate(orders.weapons_done):
+            refer(f"{where}.weapons_done[{k}]", name, weapons, "weapon")
+        for k, fire in enumerate(orders.fire):
+            refer(f"{where}.fire[{k}].weapon", fire.weapon, weapons, "weapon")
+            refer(f"{where}.fire[{k}].target", fire.target, ids, "ship id")
+            in_range(f"{where}.fire[{k}].batteries", fire.batteries, 0, MAX_NUMBER)
+    for side, seen in state.detected.items():
+        refer(f"state.detected.{side}", side, (0, 1), "side")
+        for k, ship_id in enumerate(seen):
+            refer(f"state.detected.{side}[{k}]", ship_id, ids, "ship id")
+    in_range("state.winner", state.winner, 0, 1, none=True)
 
 
 _SHIP_FIELDS = tuple(f.name for f in fields(ShipState))
