@@ -475,6 +475,7 @@ def test_the_payload_is_live_under_a_plain_sb3_load(checkpoint: Path, tmp_path: 
     assert marker.exists()
 
 
+@pytest.mark.filterwarnings("ignore:.*axis name:UserWarning", "ignore:.*LeafSpec:FutureWarning")
 @pytest.mark.parametrize(("key", "text"), [pytest.param(k, t, id=i) for i, k, t in PAYLOADS])
 def test_export_onnx_never_unpickles_a_checkpoint(
     checkpoint: Path, tmp_path: Path, key: str, text: dict[str, str]
