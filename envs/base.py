@@ -380,7 +380,8 @@ class SidesAsAgents(IllegalActionHandling):
         return self._action_spaces[agent]
 
     def _is_ready(self) -> bool:
-        return self._was_reset
+        # AEC bookkeeping exists once reset or a snapshot's bookkeeping is in
+        return self._was_reset or getattr(self, "terminations", None) is not None
 
     def last(self, observe: bool = True) -> Any:
         """PettingZoo's ``last``, refused before the first ``reset``.

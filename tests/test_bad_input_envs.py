@@ -197,6 +197,90 @@ KWARG_ROWS += [
     ),
     _row(PW, {"opponent": "nope"}, ValueError, "opponent", "nope"),
 ]
+# -- bounds (issue 21 items 6, 12): EnvArgumentError naming the argument and the range --------
+CESTUS = "wargym/NoQuarter-CestusV-v0"
+NQ_SKIRMISHES = (SKIRMISH, *NQ_PZ)
+NQ_ALL = (SKIRMISH, *MISSIONS, *NQ_PZ)
+NAN = float("nan")
+BOUND_ERRORS = (EnvArgumentError, TableError)  # the env's bounds, or the scenario's own check
+KWARG_ROWS += [
+    *[
+        _row(e, {"battle_options": {"max_turns": 0}}, EnvArgumentError, "max_turns", "[1, 100]")
+        for e in NQ_SKIRMISHES
+    ],
+    *[_row(e, {"max_turns": 10**6}, EnvArgumentError, "max_turns", "[1, 100]") for e in NQ_ALL],
+    *[_row(e, {"max_mechs": 10**6}, EnvArgumentError, "max_mechs", "64") for e in NQ_ALL],
+    *[_row(e, {"max_weapons": 10**6}, EnvArgumentError, "max_weapons", "32") for e in NQ_ALL],
+    *[_row(e, {"max_buildings": 10**6}, EnvArgumentError, "max_buildings") for e in NQ_ALL],
+    *[_row(e, {"cell": 1e-4}, EnvArgumentError, "cell", "0.25") for e in NQ_ALL],
+    *[_row(e, {"cell": 1e6}, EnvArgumentError, "cell", "12") for e in NQ_ALL],
+    *[_row(e, {"cell": NAN}, EnvArgumentError, "cell") for e in NQ_ALL],
+    *[
+        _row(e, {"mechs_per_side": 10**5}, EnvArgumentError, "mechs_per_side", "32")
+        for e in NQ_SKIRMISHES
+    ],
+    *[
+        _row(e, {"mechs_per_side": 3, "stars": 4}, EnvArgumentError, "stars", "[0, 3]")
+        for e in NQ_SKIRMISHES
+    ],
+    *[
+        _row(e, {"mechs_per_side": 4, "max_mechs": 2}, EnvArgumentError, "max_mechs")
+        for e in NQ_SKIRMISHES
+    ],
+    *[
+        _row(e, {"battle_options": {"base_radius": v}}, EnvArgumentError, "base_radius", "1.0")
+        for e in NQ_SKIRMISHES
+        for v in (0, 30, 1e6)
+    ],
+    *[
+        _row(e, {"options": {"battle": {"base_radius": 1e6}}}, EnvArgumentError, "base_radius")
+        for e in MISSIONS
+    ],
+    *[
+        _row(e, {"battle_options": {"move_directions": v}}, EnvArgumentError, "move_directions")
+        for e in NQ_SKIRMISHES
+        for v in (10**5, 0, 15)
+    ],
+    *[
+        _row(e, {"battle_options": {"move_fractions": v}}, EnvArgumentError, "move_fractions")
+        for e in NQ_SKIRMISHES
+        for v in ([NAN, 0.5], [], [-1], "ab", [0.5] * 9, [1.5], 0.5)
+    ],
+    *[
+        _row(e, {"options": {"battle": {"move_fractions": [NAN]}}}, BOUND_ERRORS, "move_fractions")
+        for e in MISSIONS[:1]
+    ],
+    *[
+        _row(CESTUS, {"max_missions": 1, k: v}, EnvArgumentError, k, str(r))
+        for k, v, r in (
+            ("max_mechs", 10**6, 64),
+            ("cell", 1e-4, 0.25),
+            ("max_company", 10**7, 128),
+            ("max_spares", 10**7, 64),
+            ("max_turns", 10**9, 100),
+            ("carry", 10**9, 5),
+            ("max_weapons", 10**6, 32),
+        )
+    ],
+    _row(CESTUS, {"max_missions": 10**9}, EnvArgumentError, "max_missions", "100"),
+    _row(CESTUS, {"max_missions": 1, "rules_options": {"nope": 1}}, EnvArgumentError, "nope"),
+    _row(
+        CESTUS,
+        {"max_missions": 1, "reward_shaping": {"mission_success": "x"}},
+        EnvArgumentError,
+        "mission_success",
+    ),
+    *[_row(e, {"max_turns": 10**12}, EnvArgumentError, "max_turns", "100") for e in (PW, *PW_PZ)],
+    *[
+        _row(e, {"options": {k: 10**12}}, EnvArgumentError, f"options.{k}", str(r))
+        for e in (PW, *PW_PZ)
+        for k, r in (("map_radius", 200), ("missile_magazine", 100), ("max_turns", 100))
+    ],
+    *[
+        _row(e, {"options": {"max_rounds": 10**12}}, EnvArgumentError, "max_rounds", "100")
+        for e in (SC, *SC_PZ)
+    ],
+]
 
 
 @pytest.mark.parametrize(("entry", "kwargs", "error", "words"), KWARG_ROWS)
@@ -229,6 +313,14 @@ MALFORMED: list[tuple[str, Any]] = [
     ("np_float", np.float32(2.0)),
     ("float_array", np.array(1.0)),
     ("list", [1]),
+    # only integer kinds 'i'/'u' are indices (timedelta64 is a numpy integer subclass)
+    ("timedelta64", np.timedelta64(1, "s")),
+    ("datetime64", np.datetime64(1, "D")),
+    ("np_bool", np.bool_(True)),
+    ("complex", 1 + 0j),
+    ("object_array", np.array(1, dtype=object)),
+    ("timedelta_array", np.array(1, dtype="m8[s]")),
+    ("bool_array", np.array(True)),
 ]
 OUT_OF_RANGE: list[tuple[str, Any]] = [
     ("none", None),
@@ -335,3 +427,143 @@ def test_parallel_bad_actions(entry: str, actions: Any, error: type[Exception], 
         env.step(actions)
     assert word in str(info.value)
     assert engine_state(env) == before
+
+
+# -- issue 21 item 12: use before reset, huge values quoted short ----------------------------
+def _before_reset_rows() -> list[Any]:
+    rows = []
+    for entry in (*GYM_ACTION_ENVS, CESTUS):
+        rows += [(entry, "step()", lambda e: e.unwrapped.step(0))]
+        rows += [(entry, "action_masks()", lambda e: e.unwrapped.action_masks())]
+    for entry in AEC_ENVS:
+        rows += [
+            (entry, "step()", lambda e: e.step(0)),
+            (entry, "observe()", lambda e: e.observe(e.possible_agents[0])),
+            (entry, "last()", lambda e: e.last()),
+            (entry, "state()", lambda e: e.state()),
+        ]
+    for entry in (NQ_PZ[1], PW_PZ[1], SC_PZ[1]):
+        rows += [
+            (entry, "step()", lambda e: e.step(dict.fromkeys(e.possible_agents, 0))),
+            (entry, "state()", lambda e: e.state()),
+        ]
+    return [pytest.param(e, c, f, id=f"{e}:{c}") for e, c, f in rows]
+
+
+@pytest.mark.parametrize(("entry", "call", "use"), _before_reset_rows())
+def test_use_before_reset_raises_not_reset_error(
+    entry: str, call: str, use: Callable[[Any], Any]
+) -> None:
+    from wargym.envs.base import NotResetError
+
+    kwargs = {"max_missions": 1} if entry == CESTUS else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if entry.startswith("wargym/"):
+            env = gymnasium.make(entry, **kwargs)
+        else:
+            name, ctor = entry.split(".")
+            env = getattr(wargym.envs.pettingzoo_module(name), ctor)()
+    with pytest.raises(NotResetError) as info:
+        use(env)
+    assert isinstance(info.value, RuntimeError) and isinstance(info.value, RulesError)
+    assert call in str(info.value) and "reset()" in str(info.value)
+
+
+HUGE = "x" * 10_000_000
+HUGE_ROWS = [
+    *[
+        pytest.param(e, {"illegal_action": HUGE}, id=f"{e}:illegal_action")
+        for e in (SKIRMISH, PATROL, PW, SC, *NQ_PZ, *PW_PZ, *SC_PZ)
+    ],
+    *[
+        pytest.param(e, {"render_mode": HUGE}, id=f"{e}:render_mode")
+        for e in (SKIRMISH, PW, SC, *NQ_PZ, *PW_PZ, *SC_PZ)
+    ],
+    *[
+        pytest.param(e, kw, id=f"{e}:{next(iter(kw))}")
+        for e in NQ_PZ
+        for kw in (
+            {"factions": (HUGE, "hishen")},
+            {"battle_options": {HUGE: 1}},
+            {"battle_options": {"lucky": HUGE}},
+            {"reward_shaping": {"armor_lost": HUGE}},
+            {"max_mechs": HUGE},
+            {"cell": HUGE},
+            {"battle_options": {"move_fractions": [HUGE]}},
+        )
+    ],
+    *[pytest.param(e, {"scenario": HUGE}, id=f"{e}:scenario") for e in (PW, *PW_PZ)],
+    *[pytest.param(e, {"options": {HUGE: 1}}, id=f"{e}:options") for e in (PW, SC, *SC_PZ)],
+    pytest.param(CESTUS, {"faction": HUGE, "max_missions": 1}, id="cestus:faction"),
+]
+
+
+@pytest.mark.parametrize(("entry", "kwargs"), HUGE_ROWS)
+def test_error_messages_quote_huge_values_short(entry: str, kwargs: dict[str, Any]) -> None:
+    with pytest.raises(ValueError) as info:
+        build(entry, **kwargs)
+    assert len(str(info.value)) < 600, str(info.value)[:200]
+    assert "xxxxx" in str(info.value) or "str" in str(info.value)
+
+
+HUGE_ACTIONS: list[tuple[str, Any, type[Exception]]] = [
+    ("huge_int", 10**5000, IllegalActionError),  # str() of it raises ValueError
+    ("big_array", np.zeros(1_000_000, dtype=np.int64), InvalidActionError),
+    ("huge_str", HUGE, InvalidActionError),
+]
+
+
+@pytest.mark.parametrize(
+    ("entry", "action", "error"),
+    [
+        pytest.param(e, a, err, id=f"{e}:{label}")
+        for e in (*GYM_ACTION_ENVS, *AEC_ENVS)
+        for label, a, err in HUGE_ACTIONS
+    ],
+)
+def test_action_messages_quote_huge_actions_short(
+    entry: str, action: Any, error: type[Exception]
+) -> None:
+    env = build(entry, illegal_action="raise")
+    before = engine_state(env)
+    with pytest.raises(error) as info:
+        env.step(action)
+    assert "action" in str(info.value) and len(str(info.value)) < 600
+    assert engine_state(env) == before
+
+
+def test_short_repr_bounds_every_value() -> None:
+    from wargym.rules.errors import short_repr
+
+    class Broken:
+        def __repr__(self) -> str:
+            raise RuntimeError("no repr")
+
+    assert short_repr(5) == "5" and short_repr("ab") == "'ab'"
+    for value in (HUGE, HUGE.encode(), list(range(10**6)), {i: i for i in range(10**5)},
+                  np.zeros(10**6), 10**5000, Broken()):  # fmt: skip
+        text = short_repr(value)
+        assert len(text) <= 80, text
+    assert short_repr(HUGE, 20) == "'" + "x" * 16 + "..."
+    assert short_repr(Broken()) == "<Broken object>"
+
+
+def test_largest_allowed_skirmish_builds_resets_and_steps() -> None:
+    """The documented maximums build a working env (the bounds are not too tight)."""
+    env = build(
+        SKIRMISH,
+        mechs_per_side=32,
+        max_mechs=64,
+        stars=32,
+        max_turns=100,
+        max_weapons=32,
+        max_buildings=64,
+        cell=0.25,
+        action_features=True,
+        battle_options={"base_radius": 1.0, "move_directions": 64, "move_fractions": [1.0] * 8},
+    )
+    mask = env.unwrapped.action_masks()
+    assert mask.any()
+    _obs, _r, _term, _cut, info = env.step(int(np.flatnonzero(mask)[0]))
+    assert info["illegal_action"] is False

@@ -201,6 +201,49 @@ def check_skirmish_config(
     _check_fields("battle_options", battle, BattleOptions, ("rules",))
     if battle is not None:
         check_battle_values("battle_options", battle)
+        directions = battle.get("move_directions", 16)
+        if config.get("mirror", True) and directions % 2:
+            raise EnvArgumentError(
+                f"battle_options.move_directions must be even with mirror=True, got {directions}"
+            )
     _check_fields("rules_options", config.get("rules_options"), RulesOptions)
+    for term, weight in check_keys("reward_shaping", config.get("reward_shaping"), terms).items():
+        check_number(f"reward_shaping.{term}", weight)
+
+
+CAMPAIGN_BOUNDS = {
+    "max_missions": (1, 100),
+    "max_turns": (1, MAX_TURNS),
+    "carry": (-5, 5),
+    "max_mechs": (1, MAX_MECH_SLOTS),
+    "max_weapons": (1, MAX_WEAPONS),
+    "max_buildings": (0, MAX_BUILDINGS),
+    "max_company": (1, 128),
+    "max_spares": (0, 64),
+}
+"""Allowed ranges of the campaign env's integer keywords (``max_missions``/``max_turns``:
+``None`` keeps the campaign's own)."""
+
+
+def check_campaign_config(
+    config: Mapping[str, Any], terms: tuple[str, ...], rules: type[Any]
+) -> None:
+    """Check the keyword arguments of the campaign env (``NoQuarter-CestusV-v0``).
+
+    ``terms``: its reward-shaping terms; ``rules``: ``CampaignRulesOptions``.
+
+    Raises:
+        EnvArgumentError: a keyword with a wrong type or outside :data:`CAMPAIGN_BOUNDS` /
+            :data:`CELL_RANGE` (the message names it and the range).
+    """
+    for key, (low, high) in CAMPAIGN_BOUNDS.items():
+        optional = key in ("max_missions", "max_turns")
+        if key in config and not (optional and config[key] is None):
+            check_int(key, config[key], low, high)
+    if "cell" in config:
+        check_cell(config["cell"])
+    if config.get("faction") is not None:
+        check_choice("faction", config["faction"], [f.value for f in Faction])
+    _check_fields("rules_options", config.get("rules_options"), rules)
     for term, weight in check_keys("reward_shaping", config.get("reward_shaping"), terms).items():
         check_number(f"reward_shaping.{term}", weight)

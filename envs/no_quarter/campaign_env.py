@@ -26,11 +26,13 @@ from wargym.envs.base import (
     MaskedEnvMixin,
     action_index,
     check_choice,
+    check_observation_size,
+    check_render_mode,
     mask_allows,
     step_info,
 )
 from wargym.rules.dice import Dice, RandomDice
-from wargym.rules.errors import IllegalActionError
+from wargym.rules.errors import IllegalActionError, short_repr
 from wargym.rules.no_quarter import game as battle_game
 from wargym.rules.no_quarter.campaign import CampaignDefinition, load_definition
 from wargym.rules.no_quarter.campaign_events import (
@@ -40,11 +42,13 @@ from wargym.rules.no_quarter.campaign_events import (
     MissionLaunched,
 )
 from wargym.rules.no_quarter.campaign_play import AnyAction, CampaignGame
+from wargym.rules.no_quarter.campaign_rules import CampaignRulesOptions
 from wargym.rules.no_quarter.enemy import NpContext
 from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.vocab import Faction, Side
 from wargym.rules.serial import to_jsonable
 
+from .arguments import check_campaign_config
 from .campaign_encoding import (
     CAMPAIGN_VERSION,
     CampaignActionCodec,
@@ -209,8 +213,9 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
         cell: float = 1.0,
         dice_factory: DiceFactory | None = None,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unsupported render_mode {render_mode!r}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        config = dict(locals())  # the keywords, checked against CAMPAIGN_BOUNDS
+        check_campaign_config(config, CAMPAIGN_SHAPING_TERMS, CampaignRulesOptions)
         if isinstance(opponent, str) and opponent not in OPPONENTS:
             raise EnvArgumentError(
                 f"opponent must be one of {OPPONENTS} or an agent object, not {opponent!r}"
@@ -220,9 +225,6 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
                 f"opponent must have an act(observation, mask) method: {opponent!r}"
             )
         self.opponent_spec = opponent
-        unknown = set(reward_shaping or {}) - set(CAMPAIGN_SHAPING_TERMS)
-        if unknown:
-            raise ValueError(f"unknown reward_shaping terms {sorted(unknown)}")
         self.render_mode = render_mode
         self.definition = build_definition(
             campaign, max_turns=max_turns, max_missions=max_missions, rules_options=rules_options
@@ -261,6 +263,7 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
         self.campaign_codec = CampaignActionCodec(self.codec.n, max_company, max_spares)
         self.n = self.codec.n + self.campaign_codec.n
         self.battle_size = self.encoder.size
+        check_observation_size(self.battle_size, "cell, max_mechs or max_weapons")
         self.size = self.battle_size + campaign_size(max_company, max_spares)
         self.action_space = spaces.Discrete(self.n)
         self.observation_space = spaces.Dict(
@@ -311,6 +314,7 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Play one decision of the player, then everything up to its next decision."""
+        self._require_reset("step()")
         g = self.game
         if g.decider() is None:
             obs, info = self._finish([], False)
@@ -320,7 +324,7 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
             index = None if action is None else action_index(action)
             what = "no action" if index is None else self.describe(index)
             reward, ended = self._resolve_illegal(
-                f"action {action!r} ({what}) is not legal at the "
+                f"action {short_repr(action)} ({what}) is not legal at the "
                 f"{self._decision_name()} decision of blue"
             )
             self._log.append({"agent": "blue", "index": index, "action": None})

@@ -42,6 +42,7 @@ from wargym.envs.base import (
     zero_mask,
 )
 from wargym.rules.dice import RandomDice
+from wargym.rules.errors import short_repr
 from wargym.rules.events import Event
 from wargym.rules.pentagon_war.actions import Decision
 from wargym.rules.pentagon_war.game import decision_for, new_battle, play
@@ -171,6 +172,7 @@ class _Core(SidesAsAgents):
 
     def state(self) -> np.ndarray:
         """Both sides' observation vectors, concatenated."""
+        self._require_reset("state()")
         return np.concatenate([self._observe(s)["observation"] for s in (0, 1)])
 
 
@@ -208,6 +210,7 @@ class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: i
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` may see; its mask is zero unless it is selected."""
+        self._require_reset("observe()")
         obs = self._observe(AGENTS.index(agent))
         if agent != self.agent_selection:
             obs["action_mask"] = zero_mask(self.codec.n)
@@ -219,7 +222,9 @@ class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: i
         Raises:
             InvalidActionError: ``action`` is no integer index (whatever the policy; nothing
                 changes).
+            NotResetError: before the first ``reset``.
         """
+        self._require_reset("step()")
         if action is not None:
             action_index(action)
         agent = self._begin_step(action)
@@ -227,7 +232,9 @@ class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: i
             return
         side = AGENTS.index(agent)
         if not self._legal(side, action):
-            reward, ended = self._resolve_illegal(f"{agent}: action {action} is not legal now")
+            reward, ended = self._resolve_illegal(
+                f"{agent}: action {short_repr(action)} is not legal now"
+            )
             if ended:
                 self.rewards = {a: (reward if a == agent else -reward) for a in self.agents}
                 self._end_all(truncated=False)
@@ -281,6 +288,7 @@ class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: i
         from wargym.envs.space_snapshots import AEC, pw_load
 
         pw_load(self, AEC, data)
+        self._was_reset = True
 
 
 class PentagonWarParallel(_Core, ParallelEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
@@ -313,6 +321,7 @@ class PentagonWarParallel(_Core, ParallelEnv[str, dict[str, np.ndarray], int]): 
         """Start a new battle."""
         events = self._new(seed)
         self.agents = list(AGENTS)
+        self._was_reset = True
         return (
             {a: self._observe(i) for i, a in enumerate(AGENTS)},
             {a: self._info(i, events) for i, a in enumerate(AGENTS)},
@@ -337,7 +346,9 @@ class PentagonWarParallel(_Core, ParallelEnv[str, dict[str, np.ndarray], int]): 
             InvalidActionError: ``actions`` is no dict, names an unknown agent, or holds a
                 value that is no integer index for a deciding side (whatever the policy;
                 nothing changes). A side without a decision has its action ignored.
+            NotResetError: before the first ``reset``.
         """
+        self._require_reset("step()")
         deciding = [
             side
             for side, agent in enumerate(AGENTS)
@@ -355,7 +366,9 @@ class PentagonWarParallel(_Core, ParallelEnv[str, dict[str, np.ndarray], int]): 
             if self._legal(side, action):
                 legal.append(side)
                 continue
-            reward, terminate = self._resolve_illegal(f"{agent}: action {action} is not legal now")
+            reward, terminate = self._resolve_illegal(
+                f"{agent}: action {short_repr(action)} is not legal now"
+            )
             illegal[agent] = True
             if terminate:
                 rewards = {a: (reward if a == agent else -reward) for a in self.agents}
@@ -412,6 +425,7 @@ class PentagonWarParallel(_Core, ParallelEnv[str, dict[str, np.ndarray], int]): 
 
         result: tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]
         result = pw_load(self, PARALLEL, data)
+        self._was_reset = True
         return result
 
 

@@ -23,6 +23,7 @@ from wargym.envs.base import (
     check_keys,
     check_number,
 )
+from wargym.rules.errors import short_repr
 
 OptionsT = TypeVar("OptionsT")
 
@@ -31,7 +32,7 @@ PZ_RENDER_MODES = ("ansi", "rgb_array", "human")
 ``None``), as in the No Quarter PettingZoo envs; PettingZoo's ``render_test`` builds with it."""
 
 
-def _check_field(where: str, item: Any, hint: Any, low: int) -> None:
+def _check_field(where: str, item: Any, hint: Any, low: int, high: int | None = None) -> None:
     """Check ``item`` against a hint: ``Literal``, ``bool``, ``int``, ``float``, ``| None``."""
     args = typing.get_args(hint)
     if typing.get_origin(hint) in (typing.Union, types.UnionType) and type(None) in args:
@@ -43,9 +44,9 @@ def _check_field(where: str, item: Any, hint: Any, low: int) -> None:
         check_choice(where, item, typing.get_args(hint))
     elif hint is bool:
         if not isinstance(item, bool):
-            raise EnvArgumentError(f"{where} must be true or false, got {item!r}")
+            raise EnvArgumentError(f"{where} must be true or false, got {short_repr(item)}")
     elif hint is int:
-        check_int(where, item, low)
+        check_int(where, item, low, high)
     elif hint is float:
         check_number(where, item)
 
@@ -56,11 +57,12 @@ def check_options(
     cls: type[OptionsT],
     base: OptionsT,
     low: Mapping[str, int] | None = None,
+    high: Mapping[str, int] | None = None,
 ) -> OptionsT:
     """The options dataclass from ``value``: ``None`` (``base``), a ``cls`` or a dict of fields.
 
     A dict replaces those fields of ``base``. Every field is checked against its type hint;
-    integers must be >= ``low.get(field, 0)``.
+    integers must be in ``[low.get(field, 0), high.get(field)]`` (no upper bound if absent).
 
     Raises:
         EnvArgumentError: ``value`` is of another type, a key is no field of ``cls`` (the
@@ -79,9 +81,9 @@ def check_options(
             f"got {type(value).__name__}"
         )
     hints = typing.get_type_hints(cls)
-    bounds = low or {}
+    lows, highs = low or {}, high or {}
     for key, item in items.items():
-        _check_field(f"{name}.{key}", item, hints[key], bounds.get(key, 0))
+        _check_field(f"{name}.{key}", item, hints[key], lows.get(key, 0), highs.get(key))
     if isinstance(value, cls):
         return value
     return dataclasses.replace(base, **items)  # type: ignore[type-var]
@@ -105,9 +107,11 @@ def check_parallel_actions(
         raise InvalidActionError(
             f"actions must be a dict of agent -> action, got {type(actions).__name__}"
         )
-    unknown = sorted(str(a) for a in actions if a not in agents)
+    unknown = sorted(short_repr(a, 40) for a in actions if a not in agents)
     if unknown:
-        raise InvalidActionError(f"actions for unknown agents {unknown}; agents: {list(agents)}")
+        raise InvalidActionError(
+            f"actions for unknown agents {short_repr(unknown)}; agents: {list(agents)}"
+        )
     out: dict[str, int | None] = {}
     for agent in deciding:
         action = actions.get(agent)

@@ -19,9 +19,11 @@ legal options. Plots are secret: the opponent plots after the agent, from public
 * ``info["events"]``: the events the agent may see, as dicts, with their dice faces.
 * Scenarios by keyword: ``scenario="duel" | "fleet" | "squadron" | "carrier" | "melee"``.
 * Keyword arguments are checked (:class:`~wargym.envs.base.EnvArgumentError` naming the
-  argument): ``scenario``, ``opponent``, ``render_mode`` among their choices, ``max_turns`` an
-  integer >= 1, ``reward_shaping`` a finite number, ``options`` an :class:`Options` or a dict
-  of some of its fields (over the scenario's options; an unknown field is named). An action
+  argument and the allowed range): ``scenario``, ``opponent``, ``render_mode`` among their
+  choices, ``max_turns`` an integer in 1..100 (:data:`MAX_TURNS`), ``reward_shaping`` a finite
+  number, ``options`` an :class:`Options` or a dict of some of its fields (over the scenario's
+  options; an unknown field is named; :data:`OPTION_BOUNDS`: ``max_turns`` 1..100,
+  ``map_radius`` 1..200 or None, ``missile_magazine`` 0..100 or None). An action
   that is no integer index raises :class:`~wargym.envs.base.InvalidActionError` whatever the
   policy; ``None`` and out-of-range integers are illegal actions.
 
@@ -53,6 +55,7 @@ from wargym.envs.base import (
     step_info,
 )
 from wargym.rules.dice import RandomDice
+from wargym.rules.errors import short_repr
 from wargym.rules.events import Event
 from wargym.rules.pentagon_war.actions import Decision
 from wargym.rules.pentagon_war.captain import captain_action
@@ -78,21 +81,30 @@ OPPONENTS = ("captain", "random")
 """Opponents of the Gymnasium env: the scripted captain or uniformly random legal options."""
 
 
+MAX_TURNS = 100
+"""Largest ``max_turns`` (the rules' default is 20)."""
+OPTION_BOUNDS = {"max_turns": (1, MAX_TURNS), "map_radius": (1, 200), "missile_magazine": (0, 100)}
+"""Allowed ranges of the integer ``Options`` fields (``None`` stays allowed where typed so)."""
+
+
 def rules_options(scenario: str, max_turns: Any, options: Any) -> tuple[Options, int]:
     """The checked rule options of a Pentagon War env and its ship count.
 
     ``options`` is ``None`` (the scenario's options), an :class:`Options` or a dict of some of
-    its fields (over the scenario's options); ``max_turns`` (>= 1) replaces ``max_turns``.
+    its fields (over the scenario's options); ``max_turns`` (1..100) replaces ``max_turns``.
 
     Raises:
-        EnvArgumentError: an unknown ``scenario``, a ``max_turns`` that is no integer >= 1, or
-            bad ``options`` (an unknown field is named).
+        EnvArgumentError: an unknown ``scenario``, a ``max_turns`` that is no integer in
+            1..100, or bad ``options`` (an unknown field or a value outside
+            :data:`OPTION_BOUNDS` is named, with the range).
     """
     rules = load_rules()
     check_choice("scenario", scenario, sorted(rules.scenarios))
-    turns = check_int("max_turns", max_turns, 1)
+    turns = check_int("max_turns", max_turns, 1, MAX_TURNS)
     base = Options(**dict(rules.scenarios[scenario].options))  # type: ignore[arg-type]
-    chosen = check_options("options", options, Options, base, {"max_turns": 1, "map_radius": 1})
+    low = {key: bounds[0] for key, bounds in OPTION_BOUNDS.items()}
+    high = {key: bounds[1] for key, bounds in OPTION_BOUNDS.items()}
+    chosen = check_options("options", options, Options, base, low, high)
     ships = sum(len(side) for side in rules.scenarios[scenario].sides)
     return dataclasses.replace(chosen, max_turns=turns), ships
 
@@ -169,10 +181,11 @@ class PentagonWarDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int64]
 
     def step(self, action: np.int64) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Take one decision of side 0, then let the opponent plot until side 0 decides."""
+        self._require_reset("step()")
         state = self.state
         decision = self._decision
         if not mask_allows(self._mask_now, action) or decision is None:
-            reward, ended = self._resolve_illegal(f"action {action} is not legal now")
+            reward, ended = self._resolve_illegal(f"action {short_repr(action)} is not legal now")
             return self._obs(), reward, ended, False, self._info([], illegal=True)
         index = action_index(action)
         events = play(state, self.codec.decode(index), self._dice, side=0, decision=decision)

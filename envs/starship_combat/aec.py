@@ -41,6 +41,7 @@ from wargym.envs.starship_combat.encoding import (
 from wargym.envs.starship_combat.gym_env import OBS_BOUND, make_options, visible_events
 from wargym.envs.starship_combat.parallel import StarshipCombatParallel, parallel_env
 from wargym.rules.dice import RandomDice
+from wargym.rules.errors import short_repr
 from wargym.rules.starship_combat import game
 from wargym.rules.starship_combat.state import Options
 
@@ -82,12 +83,14 @@ class StarshipCombatAEC(SidesAsAgents, AECEnv[str, dict[str, np.ndarray], int | 
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` may know now; its mask is zero unless it is deciding."""
+        self._require_reset("observe()")
         side = AGENTS.index(agent)
         return {"observation": encode_observation(self._state, side, self.codec),
                 "action_mask": self._masks.get(self._state, side).copy()}  # fmt: skip
 
     def state(self) -> np.ndarray:
         """Full-information vector (side 0's view without fog), for centralised critics."""
+        self._require_reset("state()")
         return encode_observation(self._state, 0, self.codec)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -114,7 +117,9 @@ class StarshipCombatAEC(SidesAsAgents, AECEnv[str, dict[str, np.ndarray], int | 
         Raises:
             InvalidActionError: ``action`` is no integer index (whatever the policy; nothing
                 changes).
+            NotResetError: before the first ``reset``.
         """
+        self._require_reset("step()")
         if action is not None:
             action_index(action)
         agent = self._begin_step(action)
@@ -124,7 +129,9 @@ class StarshipCombatAEC(SidesAsAgents, AECEnv[str, dict[str, np.ndarray], int | 
         illegal = not mask_allows(self._masks.get(self._state, side), action)
         events: list[Any] = []
         if illegal:
-            reward, ended = self._resolve_illegal(f"action {action} is not legal for {agent}")
+            reward, ended = self._resolve_illegal(
+                f"action {short_repr(action)} is not legal for {agent}"
+            )
             self.rewards[agent] = reward
             if ended:
                 self._end_all(truncated=False)
@@ -174,6 +181,7 @@ class StarshipCombatAEC(SidesAsAgents, AECEnv[str, dict[str, np.ndarray], int | 
         from wargym.envs.space_snapshots import AEC, sc_load
 
         sc_load(self, AEC, data)
+        self._was_reset = True
 
 
 def env(**kwargs: Any) -> StarshipCombatAEC:

@@ -53,6 +53,7 @@ from wargym.envs.starship_combat.encoding import (
     render_rgb,
 )
 from wargym.rules.dice import RandomDice
+from wargym.rules.errors import short_repr
 from wargym.rules.events import Event
 from wargym.rules.starship_combat import captain, game
 from wargym.rules.starship_combat.state import BattleState, Options
@@ -60,6 +61,8 @@ from wargym.rules.starship_combat.state import BattleState, Options
 AGENT_SIDE = 0
 OBS_BOUND = 2.0
 """Every observation value lies in [-2, 2]."""
+MAX_ROUNDS = 100
+"""Largest ``options.max_rounds`` (the truncation round; the table's value is 30)."""
 
 
 def make_options(options: Options | dict[str, Any] | None) -> Options:
@@ -67,9 +70,10 @@ def make_options(options: Options | dict[str, Any] | None) -> Options:
 
     Raises:
         EnvArgumentError: ``options`` of another type, an unknown field (named) or a field of
-            a wrong type (``max_rounds``: an integer >= 0).
+            a wrong type or range (``max_rounds``: an integer in 0..:data:`MAX_ROUNDS`, 0
+            taking the table's 30 rounds).
     """
-    return check_options("options", options, Options, Options())
+    return check_options("options", options, Options, Options(), high={"max_rounds": MAX_ROUNDS})
 
 
 def visible_events(state: BattleState, events: list[Event], viewer: int) -> list[dict[str, Any]]:
@@ -125,6 +129,9 @@ class StarshipCombatDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, np.ndarray],
         """The engine state (read it; do not write)."""
         return self._state
 
+    def _is_ready(self) -> bool:
+        return self._was_reset  # the battle exists from construction on
+
     def _mask_now(self) -> np.ndarray:
         """Side 0's mask (shared: copy before handing it out)."""
         return self._masks.get(self._state, AGENT_SIDE)
@@ -151,6 +158,7 @@ class StarshipCombatDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, np.ndarray],
         _setup_rng, dice_rng = self.np_random.spawn(2)
         self._dice = RandomDice(dice_rng)
         self._state = game.new_battle(self.scenario, self.rule_options)
+        self._was_reset = True
         events = self._captain()
         obs = self._obs()
         info = step_info(
@@ -163,13 +171,17 @@ class StarshipCombatDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, np.ndarray],
 
         Raises:
             InvalidActionError: ``action`` is no integer index (whatever the policy).
+            NotResetError: before the first ``reset``.
         """
+        self._require_reset("step()")
         illegal = not mask_allows(self._mask_now(), action)
         events: list[Event] = []
         reward = 0.0
         terminated = truncated = False
         if illegal:
-            reward, terminated = self._resolve_illegal(f"action {action} is not legal now")
+            reward, terminated = self._resolve_illegal(
+                f"action {short_repr(action)} is not legal now"
+            )
         else:
             decoded = self.codec.decode(action_index(action), self._state, AGENT_SIDE)
             assert decoded is not None
@@ -218,4 +230,5 @@ class StarshipCombatDuelEnv(MaskedEnvMixin, gymnasium.Env[dict[str, np.ndarray],
         from wargym.envs.space_snapshots import GYM, sc_load
 
         result: tuple[dict[str, np.ndarray], dict[str, Any]] = sc_load(self, GYM, data)
+        self._was_reset = True
         return result

@@ -36,6 +36,7 @@ from wargym.envs.starship_combat.encoding import (
 )
 from wargym.envs.starship_combat.gym_env import OBS_BOUND, make_options, visible_events
 from wargym.rules.dice import RandomDice
+from wargym.rules.errors import short_repr
 from wargym.rules.starship_combat import game
 from wargym.rules.starship_combat.actions import Action
 from wargym.rules.starship_combat.state import Options
@@ -92,6 +93,7 @@ class StarshipCombatParallel(SidesAsAgents, ParallelEnv[str, dict[str, np.ndarra
 
     def state(self) -> np.ndarray:
         """Full-information vector (side 0's view without fog)."""
+        self._require_reset("state()")
         return encode_observation(self._state, 0, self.codec)
 
     def reset(
@@ -102,6 +104,7 @@ class StarshipCombatParallel(SidesAsAgents, ParallelEnv[str, dict[str, np.ndarra
         self._dice = RandomDice(dice_rng)
         self._state = game.new_battle(self.scenario, self.rule_options)
         self.agents = list(AGENTS)
+        self._was_reset = True
         return self._obs(), self._infos([], set())
 
     def step(self, actions: dict[str, int]) -> tuple[
@@ -118,7 +121,9 @@ class StarshipCombatParallel(SidesAsAgents, ParallelEnv[str, dict[str, np.ndarra
             InvalidActionError: ``actions`` is no dict, names an unknown agent, or holds a
                 value that is no integer index for a plotting side (whatever the policy;
                 nothing changes). A side without a decision has its action ignored.
+            NotResetError: before the first ``reset``.
         """
+        self._require_reset("step()")
         plotting = [a for i, a in enumerate(AGENTS) if self._masks.get(self._state, i).any()]
         checked = check_parallel_actions(actions, AGENTS, plotting)
         rewards = {a: 0.0 for a in AGENTS}
@@ -133,7 +138,7 @@ class StarshipCombatParallel(SidesAsAgents, ParallelEnv[str, dict[str, np.ndarra
             action = checked[agent]
             if action is None or not mask_allows(mask, action):
                 rewards[agent], stop = self._resolve_illegal(
-                    f"action {action} is not legal for {agent}"
+                    f"action {short_repr(action)} is not legal for {agent}"
                 )
                 ended = ended or stop
                 illegal.add(agent)
@@ -186,6 +191,7 @@ class StarshipCombatParallel(SidesAsAgents, ParallelEnv[str, dict[str, np.ndarra
 
         result: tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]
         result = sc_load(self, PARALLEL, data)
+        self._was_reset = True
         return result
 
 
