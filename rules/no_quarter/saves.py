@@ -6,8 +6,14 @@ whose ``game`` is :meth:`CampaignGame.to_dict` output (the campaign, any mission
 
 * :func:`write_json_atomic` writes a temporary file in the same folder, flushes and fsyncs it,
   renames it over the target with ``os.replace`` and fsyncs the folder: a crash or a kill at any
-  moment leaves either the old or the new file, never a mixture. Stale temporary files of a
-  killed writer (``.<name>.*.tmp``) are removed by the next save.
+  moment leaves either the old or the new file, never a mixture. Temporary names are unique
+  (``.<name>.XXXXXXXX.tmp``, :func:`tempfile.mkstemp`).
+* Every write holds :func:`save_lock`: an exclusive ``fcntl.flock`` on the sidecar
+  ``.<name>.lock``, so two processes saving the same file take turns (a writer waits up to
+  :data:`LOCK_WAIT` seconds, then raises :class:`SaveBusyError` naming the holder's pid). The
+  lock file is removed when the lock is released. Only the lock holder sweeps temporary files,
+  so a temp found then is provably a dead writer's (every writer creates its temp under the
+  lock) and is removed; files that do not match the unique-name pattern are never touched.
 * :func:`load_game` checks the size limit, the encoding, the JSON syntax, the format and version
   and then the whole schema (``CampaignGame.from_dict``); every failure raises
   :class:`~wargym.rules.errors.StateError` naming the problem, and no file is ever touched.
@@ -15,14 +21,20 @@ whose ``game`` is :meth:`CampaignGame.to_dict` output (the campaign, any mission
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import math
 import os
+import re
 import tempfile
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from wargym.rules.errors import RulesError, StateError
+from wargym.rules.errors import RulesError, StateError, short_repr
 from wargym.rules.no_quarter.campaign_play import CampaignGame
 
 SAVE_FORMAT = "wargym.no_quarter.campaign"
@@ -31,24 +43,128 @@ SAVE_VERSION = 1
 MAX_SAVE_BYTES = 64 * 1024 * 1024
 """Larger files are refused before they are read."""
 TEMP_SUFFIX = ".tmp"
+LOCK_SUFFIX = ".lock"
 DEFAULT_MODE = 0o644
 """Permissions of a new save (an existing save keeps its own)."""
+LOCK_WAIT = 10.0
+"""Seconds a save waits for another process that holds the same save's lock."""
+_TEMP_NAME = re.compile(r"[a-z0-9_]{8}")
+"""The random part of a :func:`tempfile.mkstemp` name."""
+
+
+class SaveBusyError(StateError):
+    """Another process holds the lock of a save (it is saving it, or playing from it)."""
 
 
 def _temp_prefix(path: Path) -> str:
     return f".{path.name}."
 
 
+def _where(path: str | Path) -> str:
+    text = str(path)
+    return text if len(text) <= 80 else short_repr(text)
+
+
+def lock_path(path: str | Path) -> Path:
+    """The sidecar lock file of the save ``path``: ``.<name>.lock`` in the same folder."""
+    target = Path(path)
+    return target.parent / f".{target.name}{LOCK_SUFFIX}"
+
+
 def stale_temp_files(path: str | Path) -> list[Path]:
-    """Temporary files a killed writer of ``path`` left behind."""
+    """Temporary files of writers of ``path`` (``.<name>.XXXXXXXX.tmp``).
+
+    Whoever holds :func:`save_lock` of ``path`` sees only those of dead writers.
+    """
     target = Path(path)
     prefix = _temp_prefix(target)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         return []
     return sorted(
-        p for p in folder.iterdir() if p.name.startswith(prefix) and p.name.endswith(TEMP_SUFFIX)
+        p
+        for p in folder.iterdir()
+        if p.name.startswith(prefix)
+        and p.name.endswith(TEMP_SUFFIX)
+        and _TEMP_NAME.fullmatch(p.name[len(prefix) : -len(TEMP_SUFFIX)])
     )
+
+
+_HELD = threading.local()
+"""The locks this thread holds: lock file path -> depth (a holder may save again)."""
+
+
+@contextlib.contextmanager
+def save_lock(path: str | Path, wait: float | None = None) -> Iterator[None]:
+    """Hold the exclusive lock of the save ``path`` (re-entrant within one thread).
+
+    Waits up to ``wait`` seconds (default :data:`LOCK_WAIT`) for another holder, then raises
+    :class:`SaveBusyError` naming the save and the holder's pid; a lock file that cannot be
+    created (missing or read-only folder) raises :class:`StateError`.
+    """
+    lock = lock_path(path)
+    key = os.path.join(os.path.realpath(lock.parent), lock.name)
+    held: dict[str, int] = _HELD.__dict__.setdefault("locks", {})
+    if held.get(key):
+        held[key] += 1
+        try:
+            yield
+        finally:
+            held[key] -= 1
+        return
+    fd = _acquire(path, lock, LOCK_WAIT if wait is None else wait)
+    held[key] = 1
+    try:
+        yield
+    finally:
+        del held[key]
+        with contextlib.suppress(OSError):
+            os.unlink(lock)  # while still locked: a waiter then sees a stale inode and retries
+        os.close(fd)
+
+
+def _acquire(path: str | Path, lock: Path, wait: float) -> int:
+    deadline = time.monotonic() + max(wait, 0.0)
+    pause = 0.002
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as error:
+            raise StateError(f"{_where(path)}: cannot write the save: {error}") from error
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            if time.monotonic() >= deadline:
+                raise SaveBusyError(
+                    f"{_where(path)}: the save is in use by another process"
+                    f"{_holder(lock)}; try again when it has finished"
+                ) from None
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
+            continue
+        except OSError as error:  # a file system without flock
+            os.close(fd)
+            raise StateError(f"{_where(path)}: cannot lock the save: {error}") from error
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(lock))
+        except OSError:
+            same = False
+        if not same:  # the holder removed it as we waited: lock the new one
+            os.close(fd)
+            continue
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        return fd
+
+
+def _holder(lock: Path) -> str:
+    try:
+        text = lock.read_text(encoding="ascii", errors="replace")[:20].strip()
+    except OSError:
+        return ""
+    return f" (pid {text})" if text.isdecimal() else ""
 
 
 def write_json_atomic(path: str | Path, data: Any) -> None:
@@ -62,9 +178,16 @@ def write_json_atomic(path: str | Path, data: Any) -> None:
         text = json.dumps(data, separators=(",", ":"), allow_nan=False)  # key order matters
     except (TypeError, ValueError) as error:
         raise StateError(f"{target}: cannot write the save: {error}") from error
+    if target.is_dir():
+        raise StateError(f"{_where(target)}: is a folder, not a save file")
+    with save_lock(target):
+        _write_locked(target, text)
+
+
+def _write_locked(target: Path, text: str) -> None:
     folder = target.parent if str(target.parent) else Path(".")
     try:
-        for stale in stale_temp_files(target):
+        for stale in stale_temp_files(target):  # under the lock: dead writers' temps only
             stale.unlink(missing_ok=True)
         fd, temp = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=TEMP_SUFFIX, dir=folder)
     except OSError as error:  # a missing or read-only folder: the old save is untouched
@@ -190,11 +313,15 @@ __all__ = [
     "MAX_SAVE_BYTES",
     "SAVE_FORMAT",
     "SAVE_VERSION",
+    "LOCK_WAIT",
+    "SaveBusyError",
     "envelope",
     "game_from_envelope",
     "load_game",
+    "lock_path",
     "read_json",
     "save_game",
+    "save_lock",
     "stale_temp_files",
     "write_json_atomic",
 ]

@@ -4,7 +4,7 @@ Usage::
 
     python -m wargym.campaign_cli start --campaign generic --save run.json \
         [--faction star_army] [--player scripted|random|human] [--enemy scripted] \
-        [--seed 1] [--missions N] [--carry 0]
+        [--seed 1] [--missions N] [--carry 0] [--force]
     python -m wargym.campaign_cli continue --save run.json [--player ...] [--missions N]
     python -m wargym.campaign_cli inspect --save run.json [--json]
     python -m wargym.campaign_cli save --save run.json --to copy.json
@@ -15,11 +15,17 @@ Controllers of the player side:
   limit, chooses the Destroy objective, takes the first legal option that fires, otherwise
   the move that ends nearest an enemy Mech (or the far edge), otherwise the first option;
 * ``random``: a uniformly random legal option (seeded);
-* ``human``: the legal options numbered on stdout, the choice read from stdin (``q`` saves
-  and quits).
+* ``human``: the legal options numbered on stdout, the choice read from stdin (``q`` or the
+  end of input saves and quits; anything but an ASCII number in range asks again; Ctrl-C
+  quits without saving, so the save keeps the state after the last finished mission).
 
 The enemy side of every mission is the rules' NP AI (§22.4), so ``--enemy`` accepts only
 ``scripted``. The game is saved atomically after every mission and at the end of a session.
+``start`` refuses a save file that exists (``--force`` overwrites it). ``start`` and
+``continue`` hold the save's lock (:func:`~wargym.rules.no_quarter.saves.save_lock`) for the
+whole session: a second session on the same save waits :data:`SESSION_WAIT` seconds, then
+refuses, so two sessions never play from the same state and no mission is lost. Bad arguments
+and bad files exit with status 2 and one line on stderr (docs/bad_input.md).
 """
 
 from __future__ import annotations
@@ -27,12 +33,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
+from wargym import cli_args
 from wargym.rules.dice import RandomDice
 from wargym.rules.errors import RulesError
 from wargym.rules.no_quarter.actions import (
@@ -51,11 +60,33 @@ from wargym.rules.no_quarter.campaign_play import (
     LaunchMission,
     SelectMech,
 )
-from wargym.rules.no_quarter.saves import load_game, save_game
+from wargym.rules.no_quarter.saves import load_game, save_game, save_lock
 from wargym.rules.no_quarter.vocab import Faction, Side
 
 Controller = Callable[[CampaignGame, list[AnyAction]], AnyAction | None]
 """Picks one of the legal options; None asks to save and stop."""
+
+SESSION_WAIT = 3.0
+"""Seconds ``start`` / ``continue`` wait for another session that holds the save's lock."""
+MAX_CARRY = 3
+"""Largest ``--carry``: the largest carry-over of the campaign rules (§23.3.1, a win)."""
+
+
+class CliError(Exception):
+    """A bad argument found after parsing (an existing save, a folder); exit status 2."""
+
+
+class EndOfInputError(Exception):
+    """The human player's input ended at the prompt; the game is saved as it stands."""
+
+
+def _choice(line: str, count: int) -> int | None:
+    """The option number ``line`` names in ASCII digits, or None ('²'.isdigit() is true)."""
+    text = line.strip()
+    if not (text.isascii() and text.isdecimal()) or len(text) > 9:
+        return None
+    number = int(text)
+    return number if number < count else None
 
 
 def scripted(game: CampaignGame, options: list[AnyAction]) -> AnyAction:
@@ -110,12 +141,19 @@ def human(stdin: TextIO, stdout: TextIO) -> Controller:
         while True:
             stdout.write("choice (q saves and quits)> ")
             stdout.flush()
-            line = stdin.readline()
-            if not line or line.strip().lower() == "q":
+            try:
+                line = stdin.readline()
+            except UnicodeDecodeError:  # bytes that are not text: ask again
+                line = "?"
+            if not line:
+                stdout.write("\n")
+                raise EndOfInputError
+            if line.strip().lower() == "q":
                 return None
-            if line.strip().isdigit() and int(line) < len(options):
-                return options[int(line)]
-            stdout.write("enter one of the numbers above\n")
+            number = _choice(line, len(options))
+            if number is not None:
+                return options[number]
+            stdout.write(f"enter one of the numbers 0..{len(options) - 1}, or q\n")
 
     return pick
 
@@ -128,7 +166,7 @@ def controller(name: str, seed: int | None) -> Controller:
         return random_controller(seed)
     if name == "human":
         return human(sys.stdin, sys.stdout)
-    raise SystemExit(f"unknown controller {name!r}; use scripted, random or human")
+    raise CliError(f"unknown controller {name!r}; use scripted, random or human")
 
 
 def describe(c: Campaign) -> str:
@@ -157,14 +195,22 @@ def describe(c: Campaign) -> str:
 
 
 def run(game: CampaignGame, pick: Controller, path: str, seed: int | None, missions: int) -> bool:
-    """Play until the campaign ends, ``missions`` more missions end, or the human quits."""
+    """Play until the campaign ends, ``missions`` more missions end, or the human quits.
+
+    The game is saved after every mission and at the end; :class:`EndOfInputError` from the
+    controller saves the game as it stands at the prompt and propagates.
+    """
     dice = RandomDice.from_seed(seed)
     target = game.campaign.played + missions if missions > 0 else None
     while game.decider() is not None:
         if target is not None and game.campaign.played >= target and game.stage != "battle":
             break
         options = game.legal_actions()
-        action = pick(game, options)
+        try:
+            action = pick(game, options)
+        except EndOfInputError:
+            save_game(path, game)
+            raise
         if action is None:
             break
         before = game.campaign.played
@@ -175,12 +221,8 @@ def run(game: CampaignGame, pick: Controller, path: str, seed: int | None, missi
     return game.campaign.over
 
 
-def non_negative_int(text: str) -> int:
-    """An argparse type: an integer >= 0 (argparse turns the ValueError into exit code 2)."""
-    value = int(text)
-    if value < 0:
-        raise ValueError(text)
-    return value
+non_negative_int = cli_args.int_in(0)
+"""An argparse type: an integer >= 0 (a bad value exits with status 2)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -189,40 +231,65 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     for name in ("start", "continue"):
         p = sub.add_parser(name)
-        p.add_argument("--save", required=True)
+        p.add_argument("--save", required=True, type=cli_args.path)
         p.add_argument("--player", default="scripted", choices=("scripted", "random", "human"))
         p.add_argument(
             "--enemy", default="scripted", help="scripted only: the rules' NP AI (§22.4)"
         )
-        p.add_argument("--seed", type=int, default=None)
+        p.add_argument("--seed", type=cli_args.seed, default=None, help="0..2**63-1")
         p.add_argument(
             "--missions", type=non_negative_int, default=0, help="stop after N missions (0: all)"
         )
         if name == "start":
             p.add_argument("--campaign", default="generic")
             p.add_argument("--faction", default=None, choices=[f.value for f in Faction])
-            p.add_argument("--carry", type=non_negative_int, default=0)
+            p.add_argument("--carry", type=cli_args.int_in(0, MAX_CARRY), default=0)
+            p.add_argument("--force", action="store_true", help="overwrite an existing save")
     p = sub.add_parser("inspect")
-    p.add_argument("--save", required=True)
+    p.add_argument("--save", required=True, type=cli_args.path)
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("save")
-    p.add_argument("--save", required=True)
-    p.add_argument("--to", required=True)
+    p.add_argument("--save", required=True, type=cli_args.path)
+    p.add_argument("--to", required=True, type=cli_args.path)
     args = parser.parse_args(argv)
     if args.command in ("start", "continue") and args.enemy != "scripted":
         parser.error(
             f"--enemy {args.enemy}: the enemy of a mission is the rules' NP AI (§22.4): "
             "use --enemy scripted"
         )
+    where = cli_args.shown(args.save)
     try:
+        if args.command in ("start", "continue"):
+            with save_lock(args.save, wait=SESSION_WAIT):  # one session per save
+                return _play(args)
         return _dispatch(args)
-    except RulesError as error:
+    except EndOfInputError:
+        print(
+            f"end of input at the prompt: the game is saved at this decision in {where}",
+            file=sys.stderr,
+        )
+        return 0
+    except KeyboardInterrupt:
+        print(
+            f"interrupted: {where} keeps the state after the last finished mission",
+            file=sys.stderr,
+        )
+        return 130
+    except (RulesError, CliError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 
 
-def _dispatch(args: argparse.Namespace) -> int:
+def _play(args: argparse.Namespace) -> int:
     if args.command == "start":
+        target, where = Path(args.save), cli_args.shown(args.save)
+        if target.is_dir():
+            raise CliError(f"--save {where}: is a folder, not a save file")
+        if os.path.lexists(target) and not args.force:
+            raise CliError(
+                f"--save {where}: already exists; `campaign continue` plays on, "
+                "--force overwrites it"
+            )
         definition = load_definition(args.campaign)
         faction = None if args.faction is None else Faction(args.faction)
         rng = np.random.default_rng(args.seed)
@@ -230,19 +297,21 @@ def _dispatch(args: argparse.Namespace) -> int:
             definition, RandomDice.from_seed(args.seed), rng, faction=faction, carry=args.carry
         )
         save_game(args.save, game)
-    elif args.command == "continue":
+    else:
         game = load_game(args.save)
-    elif args.command == "inspect":
+    seed = None if args.seed is None else args.seed + game.campaign.played + 1
+    run(game, controller(args.player, seed), args.save, seed, args.missions)
+    print(describe(game.campaign))
+    return 0
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "inspect":
         game = load_game(args.save)
         text: Any = game.to_dict()["campaign"] if args.json else describe(game.campaign)
         print(json.dumps(text, indent=1) if args.json else text)
         return 0
-    else:
-        save_game(args.to, load_game(args.save))
-        return 0
-    seed = None if args.seed is None else args.seed + game.campaign.played + 1
-    run(game, controller(args.player, seed), args.save, seed, args.missions)
-    print(describe(game.campaign))
+    save_game(args.to, load_game(args.save))
     return 0
 
 

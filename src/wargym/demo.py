@@ -25,18 +25,49 @@ class DemoError(ValueError):
 
 DEFAULT_MISSION = "mission_01_trip_wire"
 """The Cestus V mission the demo plays when none is given."""
+MAX_TURNS = 100
+"""Largest ``--max-turns`` (the engine's largest ``max_turns``)."""
+
+
+def _turn_limit(text: str) -> int:
+    """An argparse type: ``--max-turns``, the mission's turn_limit, ``1..MAX_TURNS``."""
+    from wargym.cli_args import int_in
+
+    try:
+        return int_in(1, MAX_TURNS)(text)
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"{error} (the mission's turn_limit)") from None
+
+
+def check_output(flag: str, path: str) -> None:
+    """Refuse an output path that is a folder or lies in a missing folder (before playing)."""
+    from wargym.cli_args import shown
+
+    if not path:
+        return
+    target = Path(path)
+    if "\x00" in path:
+        raise DemoError(f"{flag} {shown(path)}: not a usable file path")
+    if target.is_dir():
+        raise DemoError(f"{flag} {shown(path)}: is a folder, not a file")
+    if not target.parent.is_dir():
+        raise DemoError(f"{flag} {shown(path)}: no such folder {shown(str(target.parent))}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The demo's options."""
-    parser.add_argument("--seed", type=int, default=7)
+    from wargym.cli_args import seed
+
+    parser.add_argument("--seed", type=seed, default=7, help="0..2**63-1")
     parser.add_argument(
         "--mission",
         default=DEFAULT_MISSION,
         help="Cestus V mission file stem, e.g. mission_01_trip_wire ... mission_10_knockout_punch",
     )
     parser.add_argument("--policy", help="policy file (.onnx or .zip; default: the shipped one)")
-    parser.add_argument("--max-turns", type=int, default=None, help="turn limit override")
+    parser.add_argument(
+        "--max-turns", type=_turn_limit, default=None, help=f"turn limit override (1..{MAX_TURNS})"
+    )
     parser.add_argument("--replay", default="", help="also write the replay as JSON here")
     parser.add_argument(
         "--html",
@@ -60,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
     from wargym.rules.no_quarter.mission_play import new_mission
     from wargym.rules.no_quarter.vocab import Faction
 
+    check_output("--replay", args.replay)
+    check_output("--html", args.html)
     try:
         mission = load_mission(args.mission)
     except (TableError, OSError, KeyError) as exc:
