@@ -74,6 +74,8 @@ ROWS = [
      "--seed", HUGE], ["--seed", "outside"]),
     ("campaign start:carry_huge", ["campaign", "start", "--save", "{tmp}/n.json", "--carry", HUGE],
      ["--carry", "outside"]),
+    ("campaign start:carry_2", ["campaign", "start", "--save", "{tmp}/n.json", "--carry", "2"],
+     ["--carry", "outside"]),
     ("campaign start:save_empty", ["campaign", "start", "--save", ""], ["--save", "empty"]),
     ("campaign start:save_is_a_folder", ["campaign", "start", "--save", "{tmp}/adir"],
      ["adir", "folder"]),
@@ -446,3 +448,27 @@ def test_lock_files_are_private_to_their_save(tmp_path: Path, game: CampaignGame
         _release(holder)
     assert load_game(target).to_dict() == game.to_dict()
     assert sorted(os.listdir(tmp_path)) == ["a.json", "b.json"]
+
+
+def test_bytes_that_are_not_utf8_at_the_prompt_ask_again(
+    tmp_path: Path, game: CampaignGame
+) -> None:
+    save = tmp_path / "run.json"
+    save_game(save, game)
+    done = subprocess.run(
+        [sys.executable, "-m", "wargym.campaign_cli", "continue", "--save", str(save),
+         "--player", "human"],
+        input=b"\xff\xfe\n0\nq\n", capture_output=True, timeout=120, check=False,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )  # fmt: skip
+    out, err = done.stdout.decode(), done.stderr.decode()
+    assert done.returncode == 0 and "Traceback" not in err, err
+    assert out.count("choice (q saves and quits)> ") == 3  # bad bytes, 0, q: no line lost
+    assert "enter one of the numbers" in out
+    assert load_game(save).to_dict() != game.to_dict()  # the choice 0 was played and saved
+
+
+def test_carry_bound_is_the_rules_largest_carry_over() -> None:
+    from wargym.rules.no_quarter.campaign_rules import campaign_tables
+
+    assert max(campaign_tables().carry_over.values()) == campaign_cli.MAX_CARRY

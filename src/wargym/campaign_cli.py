@@ -68,8 +68,8 @@ Controller = Callable[[CampaignGame, list[AnyAction]], AnyAction | None]
 
 SESSION_WAIT = 3.0
 """Seconds ``start`` / ``continue`` wait for another session that holds the save's lock."""
-MAX_CARRY = 3
-"""Largest ``--carry``: the largest carry-over of the campaign rules (§23.3.1, a win)."""
+MAX_CARRY = 1
+"""Largest ``--carry``: the largest carry-over of the campaign rules (§23.3.1: a win, +1)."""
 
 
 class CliError(Exception):
@@ -130,6 +130,18 @@ def random_controller(seed: int | None) -> Controller:
     return pick
 
 
+def _read_line(stdin: TextIO) -> str:
+    """One line of input; bytes that are not UTF-8 become U+FFFD (asked again, not a crash)."""
+    raw = getattr(stdin, "buffer", None)
+    if raw is not None:  # a real stream: decode ourselves, so bad bytes lose no later line
+        data: bytes = raw.readline()
+        return data.decode("utf-8", errors="replace")
+    try:
+        return stdin.readline()
+    except UnicodeDecodeError:
+        return "?"
+
+
 def human(stdin: TextIO, stdout: TextIO) -> Controller:
     """Numbered options on ``stdout``, the choice from ``stdin``; ``q`` stops."""
 
@@ -141,10 +153,7 @@ def human(stdin: TextIO, stdout: TextIO) -> Controller:
         while True:
             stdout.write("choice (q saves and quits)> ")
             stdout.flush()
-            try:
-                line = stdin.readline()
-            except UnicodeDecodeError:  # bytes that are not text: ask again
-                line = "?"
+            line = _read_line(stdin)
             if not line:
                 stdout.write("\n")
                 raise EndOfInputError
