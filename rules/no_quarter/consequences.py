@@ -86,6 +86,7 @@ def cross_flames(ctx: Ctx, mech: Mech, path: list[tuple[float, float]]) -> None:
                 outcome.armor_after,
                 outcome.critical,
                 False,
+                outcome.armor_loss,
             )
         )
         if outcome.critical:

@@ -195,8 +195,11 @@ class DamageRolled(Event):
     passed: int
     armor_before: int
     armor_after: int
+    """Armour left, clamped at 0 (§17.4.2 ruling: a location holds 0..its design value)."""
     critical: bool
     melee: bool
+    damage: int = 0
+    """Armour points the roll removes, raw (may exceed ``armor_before``); 0 on pass 0."""
 
 
 @dataclass(frozen=True)

@@ -326,6 +326,7 @@ def _resolve_weapon(
                 outcome.armor_after,
                 outcome.critical,
                 False,
+                outcome.armor_loss,
             )
         )
         if outcome.armor_loss > 0:

@@ -298,6 +298,7 @@ def _melee_round(ctx: Ctx, frame: Frame, attacker: Mech, defender: Mech) -> None
             outcome.armor_after,
             outcome.critical,
             True,
+            outcome.armor_loss,
         )
     )
     frame["jump"] = False

@@ -104,7 +104,9 @@ class DamageOutcome:
 
     passed: int
     armor_loss: int
+    """Armour points the row removes (raw: may exceed the armour left)."""
     armor_after: int
+    """Armour left, clamped at 0 (the excess is not stored)."""
     critical: bool
     """At most one critical per damaging hit."""
     duck_back: bool
@@ -116,12 +118,18 @@ class DamageOutcome:
 def resolve_damage_row(
     row: DamageRow, faces: tuple[int, int], amounts: dict[str, int], armor_before: int
 ) -> DamageOutcome:
-    """Apply one row of a damage table (§17.4.2, §18.3.2); ``amounts`` names the losses."""
+    """Apply one row of a damage table (§17.4.2, §18.3.2); ``amounts`` names the losses.
+
+    ``armor_loss`` is the raw loss of the row; ``armor_after`` is clamped at 0: a location
+    reduced to 0 or less reads the "<= 0" column of the Critical Hit table, whose every cell
+    blows the location off or removes the mech, so the excess has no other effect.
+    """
     loss = row.armor_loss if isinstance(row.armor_loss, int) else amounts[row.armor_loss]
-    after = armor_before - loss
+    reduced = armor_before - loss
+    after = max(0, reduced)  # stored clamped at 0: "0 or less" reads the same (§17.4.3)
     doubles = faces[0] == faces[1]
     critical = loss > 0 and (
-        (row.critical_on_doubles and doubles) or (row.critical_on_armor_le_0 and after <= 0)
+        (row.critical_on_doubles and doubles) or (row.critical_on_armor_le_0 and reduced <= 0)
     )
     return DamageOutcome(row.passed, loss, after, critical, row.duck_back, row.refight)
 

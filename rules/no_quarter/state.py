@@ -360,8 +360,14 @@ class Battle:
         return data
 
     @classmethod
-    def from_dict(cls, data: Any) -> Battle:
-        """Rebuild a battle from :meth:`to_dict` output; malformed data raises StateError."""
+    def from_dict(cls, data: Any, *, check: bool = True) -> Battle:
+        """Rebuild a battle from :meth:`to_dict` output; malformed data raises StateError.
+
+        ``check``: the rebuilt battle must also be a valid state
+        (:func:`~wargym.rules.no_quarter.validity.check_battle`: armour within 0..the design's,
+        items of the design, positions on the table, ids that resolve, a consistent pending
+        decision); a caller that checks with its own flags passes ``check=False``.
+        """
         if not isinstance(data, dict):
             raise StateError(f"a battle must be a JSON object, got {type(data).__name__}")
         version = data.get("version")
@@ -380,6 +386,10 @@ class Battle:
                 raise StateError(f"battle.mechs.{key}: id field says {mech.id}")
             if len(mech.armor) != len(LOCATIONS):
                 raise StateError(f"battle.mechs.{key}.armor: expected {len(LOCATIONS)} values")
+        if check:
+            from wargym.rules.no_quarter.validity import check_battle
+
+            check_battle(battle)
         return battle
 
 

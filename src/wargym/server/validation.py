@@ -3,16 +3,17 @@
 :func:`parse_json` turns request bytes into data under the size and nesting limits and
 refuses ``NaN``/``Infinity`` and repeated keys; :func:`require` and friends check one field
 and raise :class:`ProtocolError` naming it; :func:`load_battle` rebuilds a No Quarter battle with
-``Battle.from_dict`` (which checks structure and version) and then refuses what a well-formed
-but tampered state could still carry: designs that differ from the rule tables, armour above
-the design's or below 0, positions off the table or not finite, out-of-range turn limits and
-move enumerations that would make the legal options explode, dangling mech ids.
+``Battle.from_dict`` (which checks structure and version) and refuses what a well-formed but
+tampered state could still carry through the engine's one definition of a valid state,
+``wargym.rules.no_quarter.validity.check_battle`` (with rule-table designs only and a pending
+decision required): designs that differ from the rule tables, armour above the design's or
+below 0, positions off the table or not finite, out-of-range turn limits and move
+enumerations that would make the legal options explode, dangling mech ids.
 """
 
 from __future__ import annotations
 
 import copy
-import functools
 import json
 import math
 from collections.abc import Callable
@@ -24,18 +25,6 @@ MAX_BYTES = 1_000_000
 """Largest request accepted (bytes)."""
 MAX_DEPTH = 64
 """Deepest nesting of arrays/objects accepted in a request."""
-MAX_MECHS = 40
-"""Most mechs a submitted battle may hold."""
-MAX_TABLE = 200.0
-"""Largest battlefield side (inches) a submitted battle may have."""
-MAX_FEATURES = 400
-"""Most terrain features a submitted battlefield may have."""
-MAX_TURNS = 100
-"""Largest ``options.max_turns`` accepted."""
-MAX_DIRECTIONS = 64
-"""Largest ``options.move_directions`` accepted (the legal move list grows with it)."""
-MAX_FRACTIONS = 8
-"""Most ``options.move_fractions`` accepted."""
 MAX_SEED = 2**63 - 1
 """Largest seed accepted."""
 MAX_INT = 2**63 - 1
@@ -300,113 +289,23 @@ def checked(field: str, code: str, build: Callable[[], Any]) -> Any:
 def load_battle(data: Any) -> Any:
     """A validated No Quarter ``Battle`` from request data (field ``state``).
 
+    The state must be valid by ``validity.check_battle`` with ``known_designs=True`` (rule
+    tables and shipped scenarios only) and ``started=True`` (a decision pending unless over).
+
     Raises:
-        ProtocolError: ``invalid_state`` naming the offending part.
+        ProtocolError: ``invalid_state`` naming the offending part (``state.mechs.0.armor.1``).
     """
     from wargym.rules.no_quarter.state import Battle
+    from wargym.rules.no_quarter.validity import InvalidBattleError, check_battle
 
     if not isinstance(data, dict):
         raise ProtocolError("invalid_state", "state: expected a battle object", "state")
     # Battle.from_dict shares nested frame lists with its input: copy, so that playing the
     # battle never writes into the caller's request data.
     private = copy.deepcopy(data)
-    battle = checked("state", "invalid_state", lambda: Battle.from_dict(private))
-    _check_battle(battle)
+    battle = checked("state", "invalid_state", lambda: Battle.from_dict(private, check=False))
+    try:
+        check_battle(battle, known_designs=True, started=True, root="state")
+    except InvalidBattleError as exc:
+        raise ProtocolError("invalid_state", str(exc), exc.path) from exc
     return battle
-
-
-def _bad(field: str, message: str) -> ProtocolError:
-    return ProtocolError("invalid_state", f"{field}: {message}", field)
-
-
-def _finite(value: Any) -> bool:
-    return isinstance(value, int | float) and math.isfinite(value)
-
-
-@functools.cache
-def _scenario_designs() -> dict[str, Any]:
-    """Custom mechs of the shipped scenarios (§10.10), by id."""
-    from wargym.rules.no_quarter.scenario import load_scenario, scenario_names
-
-    found: dict[str, Any] = {}
-    for name in scenario_names():
-        scenario = load_scenario(name)
-        if scenario.custom_mechs:
-            rules = scenario.rules()
-            found.update({m.id: rules.mech(m.id) for m in scenario.custom_mechs})
-    return found
-
-
-def _design(rules: Any, design_id: str, where: str) -> Any:
-    """The table design ``design_id``, else a shipped scenario's custom design of that id."""
-    if design_id in rules.mechs:
-        return rules.mechs[design_id]
-    custom = _scenario_designs().get(design_id)
-    if custom is None:
-        raise _bad(where + ".design.id", f"unknown design {design_id[:80]!r}")
-    return custom
-
-
-def _check_battle(battle: Any) -> None:
-    from wargym.rules.no_quarter.data import load_rules
-
-    field = battle.battlefield
-    if field.width > MAX_TABLE or field.height > MAX_TABLE:
-        raise _bad("state.battlefield", f"sides above {MAX_TABLE:g} inches")
-    if len(field.features) > MAX_FEATURES:
-        raise _bad("state.battlefield.features", f"more than {MAX_FEATURES} features")
-    options = battle.options
-    if not 1 <= options.max_turns <= MAX_TURNS:
-        raise _bad("state.options.max_turns", f"{options.max_turns} is outside 1..{MAX_TURNS}")
-    if not 1 <= options.move_directions <= MAX_DIRECTIONS:
-        raise _bad("state.options.move_directions", f"outside 1..{MAX_DIRECTIONS}")
-    fractions = options.move_fractions
-    if not 1 <= len(fractions) <= MAX_FRACTIONS or not all(
-        _finite(f) and 0 < f <= 1 for f in fractions
-    ):
-        raise _bad("state.options.move_fractions", f"1..{MAX_FRACTIONS} numbers in (0, 1]")
-    if not (_finite(options.base_radius) and 0 < options.base_radius <= 5):
-        raise _bad("state.options.base_radius", "expected a number in (0, 5]")
-    if not 0 <= battle.turn <= options.max_turns + 1:
-        raise _bad("state.turn", f"{battle.turn} is outside 0..{options.max_turns + 1}")
-    if len(battle.mechs) > MAX_MECHS:
-        raise _bad("state.mechs", f"more than {MAX_MECHS} mechs")
-    rules = checked("state.options.rules", "invalid_state", lambda: load_rules(options.rules))
-    for key, mech in battle.mechs.items():
-        where = f"state.mechs.{key}"
-        if mech.id < 0:
-            raise _bad(where + ".id", "negative id")
-        design = _design(rules, mech.design.id, where)
-        if mech.design != design:
-            raise _bad(where + ".design", f"differs from the rule tables' {design.id}")
-        for i, (now, full) in enumerate(zip(mech.armor, design.armor, strict=True)):
-            if not 0 <= now <= full:
-                raise _bad(f"{where}.armor.{i}", f"{now} is outside 0..{full} (the design's)")
-        if not (_finite(mech.pos[0]) and _finite(mech.pos[1]) and _finite(mech.heading)):
-            raise _bad(where + ".pos", "position and heading must be finite numbers")
-        on_table = 0 <= mech.pos[0] <= field.width and 0 <= mech.pos[1] <= field.height
-        if mech.removed is None and not on_table:
-            raise _bad(
-                where + ".pos", f"{mech.pos} is off the {field.width:g}x{field.height:g} table"
-            )
-        if not 0 <= mech.rep <= 10 or not _finite(mech.moved) or not 0 <= mech.speed <= 100:
-            raise _bad(where, "rep, speed or moved out of range")
-        if any(not 0 <= i < len(design.items) for i in mech.inoperable):
-            raise _bad(where + ".inoperable", "item index out of range")
-    ids = set(battle.mechs)
-    for left, right in battle.seen_pairs:
-        if left not in ids or right not in ids:
-            raise _bad("state.seen_pairs", f"unknown mech in {(left, right)}")
-    for mech_id in battle.group_of:
-        if mech_id not in ids:
-            raise _bad("state.group_of", f"unknown mech {mech_id}")
-    decision = battle.decision
-    if decision is not None and decision.mech is not None and decision.mech not in ids:
-        raise _bad("state.decision.mech", f"unknown mech {decision.mech}")
-    if not battle.over and decision is None:
-        raise _bad("state.decision", "the battle is not over but no decision is pending")
-    if decision is not None and not battle.frames:
-        raise _bad("state.frames", "a pending decision needs the rules' frame stack")
-    for feature in battle.building_armor:  # damage may drive the armour below 0 (§19.4.2)
-        if not 0 <= feature < len(field.features):
-            raise _bad("state.building_armor", f"no terrain feature {feature}")
