@@ -321,12 +321,17 @@ def _check_mission(mission: Any) -> None:
 
 
 # -- resuming ---------------------------------------------------------------------------------
-RESUME_ERRORS: tuple[type[BaseException], ...] = (
-    KeyError, IndexError, TypeError, ValueError, AttributeError, AssertionError,
-    ArithmeticError, RuntimeError,
-)  # fmt: skip
-"""What the engine raises when it resumes plain JSON it did not write (RulesError included,
-via the ValueError-free rules errors added in :func:`resumed`)."""
+RESUME_ERRORS: tuple[type[Exception], ...] = (
+    KeyError,
+    IndexError,
+    TypeError,
+    ValueError,
+    AttributeError,
+    AssertionError,
+    ArithmeticError,
+    RuntimeError,
+)
+"""What the engine raises when it resumes plain JSON it did not write (with ``RulesError``)."""
 
 
 def resumed(call: Callable[[], T]) -> T:
@@ -339,11 +344,12 @@ def resumed(call: Callable[[], T]) -> T:
     """
     from wargym.rules.errors import RulesError
 
+    errors: tuple[type[Exception], ...] = (RulesError, *RESUME_ERRORS)
     try:
         return call()
     except RecursionError:
         raise
-    except (RulesError, *RESUME_ERRORS) as exc:
+    except errors as exc:
         name = type(exc).__name__
         raise _bad("state", f"the rules cannot resume this battle ({name}: "
                             f"{clip(str(exc), 120, quote=False)})") from exc  # fmt: skip

@@ -229,9 +229,12 @@ def check_values(data: Any, limit: int = MAX_DEPTH) -> None:
             if not math.isfinite(item):
                 raise ProtocolError("bad_request", f"{path or '<root>'}: {item} is not a "
                                     "finite number", path or None)  # fmt: skip
-        elif isinstance(item, str | dict | list | tuple):  # subclasses: checked as the base
-            base = str if isinstance(item, str) else dict if isinstance(item, dict) else list
-            stack.append((base(item[:] if isinstance(item, str) else item), depth, path))
+        elif isinstance(item, str):  # subclasses: checked as the base type
+            stack.append((str(item[:]), depth, path))
+        elif isinstance(item, dict):
+            stack.append((dict(item), depth, path))
+        elif isinstance(item, list | tuple):
+            stack.append((list(item), depth, path))
         else:
             raise ProtocolError("bad_request", f"{path or '<root>'}: a {kind.__name__} is not "
                                 "JSON data", path or None)  # fmt: skip
