@@ -472,3 +472,18 @@ def test_carry_bound_is_the_rules_largest_carry_over() -> None:
     from wargym.rules.no_quarter.campaign_rules import campaign_tables
 
     assert max(campaign_tables().carry_over.values()) == campaign_cli.MAX_CARRY
+
+
+def test_a_planted_lock_symlink_is_refused_and_its_target_untouched(
+    tmp_path: Path, game: CampaignGame
+) -> None:
+    target = tmp_path / "run.json"
+    save_game(target, game)
+    before = target.read_bytes()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    (tmp_path / ".run.json.lock").symlink_to(victim)
+    with pytest.raises(StateError) as info:
+        save_game(target, game)
+    assert str(target) in str(info.value) and "cannot write" in str(info.value)
+    assert victim.read_text() == "precious" and target.read_bytes() == before

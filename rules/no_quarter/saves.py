@@ -27,6 +27,7 @@ import json
 import math
 import os
 import re
+import stat
 import tempfile
 import threading
 import time
@@ -128,7 +129,7 @@ def _acquire(path: str | Path, lock: Path, wait: float) -> int:
     pause = 0.002
     while True:
         try:
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
         except OSError as error:
             raise StateError(f"{_where(path)}: cannot write the save: {error}") from error
         try:
@@ -147,15 +148,17 @@ def _acquire(path: str | Path, lock: Path, wait: float) -> int:
             os.close(fd)
             raise StateError(f"{_where(path)}: cannot lock the save: {error}") from error
         try:
-            same = os.path.samestat(os.fstat(fd), os.stat(lock))
+            mine = os.fstat(fd)
+            same = os.path.samestat(mine, os.stat(lock, follow_symlinks=False))
         except OSError:
             same = False
         if not same:  # the holder removed it as we waited: lock the new one
             os.close(fd)
             continue
-        with contextlib.suppress(OSError):
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        if stat.S_ISREG(mine.st_mode) and mine.st_nlink == 1:  # never rewrite a linked file
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode("ascii"))
         return fd
 
 
