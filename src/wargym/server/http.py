@@ -6,7 +6,10 @@ OpenAPI description at ``/openapi.json`` (the request and response bodies are th
 Schemas of ``wargym/server/schemas``). Bodies are read as a stream and refused past
 ``max_bytes`` (413) before being parsed; each request runs in a worker thread and is answered
 with a ``timeout`` error (503) after ``timeout_s`` (the engine bounds its own loops, so the
-abandoned thread ends soon after). Requires the ``[serve]`` extra (fastapi, uvicorn).
+abandoned thread ends soon after). Replies are ASCII JSON, so nothing a request carried can
+make one unwritable; a ``content-length`` that is not a plain byte count is ``bad_request``;
+any unexpected exception still answers a protocol error. Requires the ``[serve]`` extra
+(fastapi, uvicorn).
 """
 
 from __future__ import annotations

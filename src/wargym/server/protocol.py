@@ -10,7 +10,10 @@ the new one back. docs/protocol.md describes every message; the JSON Schemas are
 Safety: states go through :func:`~.validation.load_battle`, actions through
 ``action_from_dict`` and the engine's own legality check; nothing is unpickled and the only
 model format loaded is ONNX (:mod:`.policy`). Any failure becomes
-``{"error": {"code", "message", "field"}}``; unexpected exceptions become ``internal``.
+``{"error": {"code", "message", "field"}}``. Every client mistake is a 4xx error naming the
+field (:func:`~.validation.check_values` for values no field accepts,
+:mod:`.state_checks` for the engine's plain-JSON parts of a state); only unexpected
+exceptions, server bugs, become ``internal``.
 """
 
 from __future__ import annotations
