@@ -325,7 +325,8 @@ def render_frame(
     """
     if render_mode not in ("ansi", "rgb_array"):
         return None
-    require_reset(state is not None, "render()")
+    if state is None:
+        raise NotResetError("render() called before reset(); call reset() first")
     return ansi(state) if render_mode == "ansi" else rgb(state)
 
 

@@ -496,7 +496,45 @@ HUGE_ROWS = [
     *[pytest.param(e, {"scenario": HUGE}, id=f"{e}:scenario") for e in (PW, *PW_PZ)],
     *[pytest.param(e, {"options": {HUGE: 1}}, id=f"{e}:options") for e in (PW, SC, *SC_PZ)],
     pytest.param(CESTUS, {"faction": HUGE, "max_missions": 1}, id="cestus:faction"),
+    pytest.param(CESTUS, {"opponent": HUGE, "max_missions": 1}, id="cestus:opponent"),
+    *[pytest.param(e, {"opponent": HUGE}, id=f"{e}:opponent") for e in (SKIRMISH, PATROL)],
 ]
+HUGE_TABLE_ROWS = [
+    pytest.param(PATROL, kw, id=f"{PATROL}:{name}")
+    for name, kw in (
+        ("scenario", {"scenario": HUGE}),
+        ("player.faction", {"player": {"faction": HUGE}}),
+        ("options.key", {"options": {HUGE: 1}}),
+        ("options.battle.key", {"options": {"battle": {HUGE: 1}}}),
+        ("options.battle.lucky", {"options": {"battle": {"lucky": HUGE}}}),
+        ("enemy.key", {"enemy": {HUGE: 1}}),
+    )
+]
+
+
+@pytest.mark.parametrize(("entry", "kwargs"), HUGE_TABLE_ROWS)
+def test_mission_scenario_errors_quote_huge_values_short(
+    entry: str, kwargs: dict[str, Any]
+) -> None:
+    with pytest.raises(TableError) as info:
+        build(entry, **kwargs)
+    assert len(str(info.value)) <= 400 and "xxxxx" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("entry", "kwargs", "word"),
+    [
+        (SKIRMISH, {"max_mechs": 10**6}, "max_mechs"),
+        (PATROL, {"cell": 1e-4}, "cell"),
+        (PW, {"max_turns": 10**6}, "max_turns"),
+        (SC, {"options": {"max_rounds": 10**6}}, "max_rounds"),
+    ],
+)
+def test_make_vec_checks_the_env_kwargs(entry: str, kwargs: dict[str, Any], word: str) -> None:
+    with warnings.catch_warnings(), pytest.raises(EnvArgumentError) as info:
+        warnings.simplefilter("ignore")
+        gymnasium.make_vec(entry, num_envs=2, vectorization_mode="sync", **kwargs)
+    assert word in str(info.value)
 
 
 @pytest.mark.parametrize(("entry", "kwargs"), HUGE_ROWS)

@@ -172,7 +172,8 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
     ``BattleOptions``), ``max_turns`` (turn limit of every mission), ``reward_shaping``,
     ``illegal_action`` ("noop", "raise", "terminate"), ``illegal_penalty``, ``max_mechs``,
     ``max_weapons``, ``max_buildings``, ``max_company``, ``max_spares``, ``cell``,
-    ``dice_factory`` (test hook), ``render_mode`` ("ansi").
+    ``dice_factory`` (test hook), ``render_mode`` ("ansi"). Ranges (EnvArgumentError
+    otherwise): :data:`.arguments.CAMPAIGN_BOUNDS` and ``cell`` 0.25..12.
 
     ## Snapshots
 
@@ -218,11 +219,12 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
         check_campaign_config(config, CAMPAIGN_SHAPING_TERMS, CampaignRulesOptions)
         if isinstance(opponent, str) and opponent not in OPPONENTS:
             raise EnvArgumentError(
-                f"opponent must be one of {OPPONENTS} or an agent object, not {opponent!r}"
+                f"opponent must be one of {OPPONENTS} or an agent object, "
+                f"not {short_repr(opponent)}"
             )
         if not isinstance(opponent, str) and not callable(getattr(opponent, "act", None)):
             raise EnvArgumentError(
-                f"opponent must have an act(observation, mask) method: {opponent!r}"
+                f"opponent must have an act(observation, mask) method: {short_repr(opponent)}"
             )
         self.opponent_spec = opponent
         self.render_mode = render_mode

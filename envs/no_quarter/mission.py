@@ -22,7 +22,7 @@ from gymnasium import spaces
 
 from wargym.envs.base import check_observation_size, check_render_mode
 from wargym.rules.dice import Dice, RandomDice
-from wargym.rules.errors import TableError
+from wargym.rules.errors import TableError, short_repr
 from wargym.rules.events import Event
 from wargym.rules.no_quarter import game
 from wargym.rules.no_quarter.data import RulesOptions
@@ -73,8 +73,26 @@ def build_scenario(
         max_turns: the turn limit (the scenario's ``turn_limit``).
 
     Raises:
-        TableError: an unknown scenario, option or field, or a value the rules reject.
+        TableError: an unknown scenario, option or field, or a value the rules reject (the
+            message quotes at most ~80 characters of a value: a huge one is cut).
     """
+    try:
+        return _build_scenario(scenario, options, player, enemy, max_turns)
+    except TableError as error:
+        if len(str(error)) <= MAX_MESSAGE:
+            raise
+        raise TableError(str(error)[: MAX_MESSAGE - 3] + "...") from None
+
+
+MAX_MESSAGE = 400
+"""Longest message of a scenario error the envs pass on (longer ones quote a huge value)."""
+
+
+def _build_scenario(
+    scenario: Any, options: Any, player: Any, enemy: Any, max_turns: int | None
+) -> Scenario:
+    if isinstance(scenario, str) and len(scenario) > 1024:
+        raise TableError(f"scenario: no shipped scenario or file named {short_repr(scenario)}")
     if isinstance(scenario, Scenario):
         sc = scenario
     elif isinstance(scenario, Mapping):
@@ -168,7 +186,10 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
     the default, is the book's NP procedure inside the engine, §22.4; "scripted", "random" or
     an agent object answer the NP side's decisions instead, while the rules still place and
     resolve PEFs, bring reinforcements and withdraw groups; an NP decision that no index can
-    express is played as its first legal option, counted in ``auto_played``).
+    express is played as its first legal option, counted in ``auto_played``). The bounds of
+    :mod:`.arguments` apply (``max_mechs`` 1..64, the turn limit 1..100, ``cell`` 0.25..12,
+    ``options.battle`` ``base_radius``/``move_directions``/``move_fractions``), as does the
+    observation cap :data:`~wargym.envs.base.MAX_OBSERVATION_SIZE`.
 
     ## Snapshots
 

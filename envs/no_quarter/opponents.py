@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from wargym.envs.base import mask_allows
+from wargym.envs.base import EnvArgumentError, action_index, mask_allows
 from wargym.rules.dice import RandomDice
-from wargym.rules.errors import IllegalActionError
+from wargym.rules.errors import IllegalActionError, short_repr
 from wargym.rules.no_quarter import game
 from wargym.rules.no_quarter.actions import Action, ActivateGroup, AssignFire, FireFirst, Move
 from wargym.rules.no_quarter.geometry import distance
@@ -149,12 +149,14 @@ def make_opponent(
 
         return OpponentSeat(spec, pick, rng)
     if isinstance(spec, str) or not hasattr(spec, "act"):
-        raise ValueError(f"opponent must be rules, scripted, random or an agent: {spec!r}")
+        raise EnvArgumentError(
+            f"opponent must be rules, scripted, random or an agent: {short_repr(spec)}"
+        )
     agent = spec
 
     def ask(b: Battle) -> tuple[Action, int | None]:
         mask = env.codec.mask(b)
-        index = int(agent.act(env.encoder.encode(b, Side.RED), mask))
+        index = action_index(agent.act(env.encoder.encode(b, Side.RED), mask))
         if not mask_allows(mask, index):
             raise IllegalActionError(f"opponent agent chose illegal index {index}")
         return env.codec.decode(index, b), index

@@ -43,6 +43,7 @@ from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.terrain import generate_battlefield
 from wargym.rules.no_quarter.vocab import Faction, Side
 
+from .arguments import check_skirmish_config
 from .codec import ACTION_VERSION, ActionCodec, SlotsFn
 from .encoding import Markers, ObservationEncoder, filter_events, no_markers
 from .opponents import Agent, OpponentSeat, make_opponent
@@ -186,11 +187,7 @@ class SkirmishCore:
     # -- battle ----------------------------------------------------------------------------
     @property
     def battle(self) -> Battle:
-        """The engine state (reset first).
-
-        Raises:
-            NotResetError: before the first ``reset`` (or ``load_state``).
-        """
+        """The engine state (reset first; before it: NotResetError)."""
         if self._battle is None:
             raise NotResetError("the env has no battle yet: call reset() first")
         return self._battle
@@ -442,7 +439,8 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
     "nq-af-v1", docs/encodings.md), ``advisor`` (with ``action_features``: an advisor class
     or factory, e.g. ``TacticalAdvisor`` of agents/advisor.py, whose advice rows extend the
     block), ``battle_factory`` and ``markers`` (mission hooks),
-    ``render_mode`` ("ansi", "rgb_array").
+    ``render_mode`` ("ansi", "rgb_array"). Every keyword is checked before anything is built:
+    :class:`~wargym.envs.base.EnvArgumentError` names it and its range (:mod:`.arguments`).
 
     ## Snapshots
 
@@ -468,13 +466,8 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
         **config: Any,
     ) -> None:
         check_render_mode(render_mode, self.metadata["render_modes"])
-        from .arguments import check_skirmish_config
-
-        check_skirmish_config(
-            config,
-            tuple(config.get("shaping_terms", SHAPING_TERMS)),
-            skirmish=self.strict_slots,
-        )
+        terms = tuple(config.get("shaping_terms", SHAPING_TERMS))
+        check_skirmish_config(config, terms, skirmish=self.strict_slots)
         self._configure(render_mode=render_mode, **config)
         self._set_illegal_policy(illegal_action, illegal_penalty)
         self.opponent_spec = opponent
