@@ -19,7 +19,6 @@ policy trained on the whole Dict (``MultiInputPolicy``) gets it rebuilt with the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -53,8 +52,13 @@ def read_meta(path: str | Path, allow: Mapping[str, Any] | None = None) -> dict[
         SidecarError: unreadable JSON, not an object, ``env_kwargs`` not an object, or a hook
             that names no entry point (nothing a file names is imported).
     """
-    from wargym.export_onnx import SidecarError, named_env_kwargs, read_sidecar, sidecar_path
-    from wargym.rules.errors import short_repr
+    from wargym.export_onnx import (
+        SidecarError,
+        named_env_kwargs,
+        read_json_file,
+        read_sidecar,
+        sidecar_path,
+    )
 
     path = Path(path)
     side = path.with_suffix(".json")
@@ -63,12 +67,7 @@ def read_meta(path: str | Path, allow: Mapping[str, Any] | None = None) -> dict[
             onnx_side = read_sidecar(path, allow=allow)
             return {**onnx_side.raw, "env_kwargs": dict(onnx_side.env_kwargs)}
         return {}
-    try:
-        data = json.loads(side.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:
-        raise SidecarError(
-            "<file>", f"{side.name} is not readable JSON: {short_repr(str(exc))}"
-        ) from None
+    data = read_json_file(side)
     if not isinstance(data, dict):
         raise SidecarError("<root>", f"{side.name}: expected a JSON object")
     kwargs = data.get("env_kwargs", {})

@@ -147,6 +147,23 @@ def test_sidecar_not_json(exported: Path) -> None:
     assert info.value.field == "<file>"
 
 
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        pytest.param(b" " * (1 << 20) + b"{}", "over", id="over_1_MiB"),
+        pytest.param(b'{"format": "\xff"}', "not readable JSON", id="not_utf8"),
+        pytest.param(b"[" * 100_000 + b"]" * 100_000, "not readable JSON", id="deep_nesting"),
+    ],
+)
+def test_sidecar_file_too_big_or_unreadable(exported: Path, content: bytes, words: str) -> None:
+    side = exported.with_name(exported.name + ".json")
+    side.write_bytes(content)
+    with pytest.raises(SidecarError, match=words) as info:
+        OnnxPolicy(exported)
+    assert info.value.field == "<file>" and len(str(info.value)) < 400
+    assert side.read_bytes() == content
+
+
 def test_sidecar_json_list(exported: Path) -> None:
     exported.with_name(exported.name + ".json").write_text("[]", encoding="utf-8")
     with pytest.raises(SidecarError, match="JSON object") as info:

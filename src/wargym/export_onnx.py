@@ -50,6 +50,8 @@ OUTPUT_NAMES = ("action", "logits")
 """Graph outputs, in order."""
 MASKED_LOGIT = -1e8
 """Value the graph writes into the logits of illegal indices."""
+MAX_SIDECAR_BYTES = 1 << 20
+"""Largest sidecar or model card read (the shipped ones are under 2 kB)."""
 DEFAULT_ENV_ID = "wargym/NoQuarter-Skirmish-v0"
 """Env assumed when neither ``--env-id`` nor a checkpoint sidecar names one."""
 
@@ -284,13 +286,29 @@ def read_sidecar(onnx_path: str | Path, *, allow: Mapping[str, Any] | None = Non
             file itself is the problem).
     """
     side = sidecar_path(onnx_path)
+    if not side.exists():
+        raise SidecarError("<file>", f"no sidecar {side.name} beside the ONNX file")
+    return validate_sidecar(read_json_file(side), onnx_path, allow=allow)
+
+
+def read_json_file(path: str | Path) -> Any:
+    """A small JSON file (sidecar, model card): at most :data:`MAX_SIDECAR_BYTES`.
+
+    Raises:
+        SidecarError: (field ``<file>``) unreadable, too large, not UTF-8 JSON.
+    """
+    path = Path(path)
     try:
-        data = json.loads(side.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise SidecarError("<file>", f"no sidecar {side.name} beside the ONNX file") from exc
-    except (OSError, ValueError, RecursionError) as exc:
-        raise SidecarError("<file>", f"{side.name} is not readable JSON: {_cut(exc)}") from None
-    return validate_sidecar(data, onnx_path, allow=allow)
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_SIDECAR_BYTES + 1)
+    except OSError as exc:
+        raise SidecarError("<file>", f"{path.name} is not readable: {_cut(exc)}") from None
+    if len(raw) > MAX_SIDECAR_BYTES:
+        raise SidecarError("<file>", f"{path.name} is over {MAX_SIDECAR_BYTES} bytes")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:
+        raise SidecarError("<file>", f"{path.name} is not readable JSON: {_cut(exc)}") from None
 
 
 def layout_versions(env: Any, env_id: str) -> tuple[str, str]:
@@ -456,12 +474,7 @@ def _model_card(checkpoint: Path) -> dict[str, Any]:
     card = checkpoint.with_suffix(".json")
     if not card.is_file():
         return {}
-    try:
-        data = json.loads(card.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:
-        raise SidecarError(
-            "<file>", f"{card.name} is not readable JSON: {short_repr(str(exc))}"
-        ) from None
+    data = read_json_file(card)
     if not isinstance(data, dict):
         raise SidecarError("<root>", f"{card.name}: expected a JSON object")
     return data
