@@ -385,3 +385,63 @@ def test_every_state_the_space_engines_reach_passes_their_checks() -> None:
             _, _, done, cut, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
             if done or cut:
                 env.reset(seed=int(rng.integers(1000)))
+
+
+def _nq_env(name: str) -> Any:
+    import gymnasium
+
+    import wargym.envs  # noqa: F401  (registers the ids)
+
+    small = {"max_turns": 1, "max_missions": 1} if "Cestus" in name else {"max_turns": 2}
+    env = gymnasium.make(name, **small).unwrapped
+    env.reset(seed=3)
+    return env
+
+
+def test_no_quarter_snapshot_of_a_battle_with_no_pending_decision_is_refused() -> None:
+    """A set-up-looking battle (turn 0, no frames, no decision) in an env never ends: refused."""
+    env = _nq_env("wargym/NoQuarter-Skirmish-v0")
+    good = env.save_state()
+    bad = copy.deepcopy(good)
+    bad["state"]["battle"].update(decision=None, frames=[], turn=0)
+    data = _resealed(bad, ("state", "battle", "turn"), 0)
+    _refused_untouched(env, data, ["state.battle", "decision", "no decision is pending"])
+
+
+@pytest.mark.parametrize(
+    ("name", "late"),
+    [
+        pytest.param("wargym/NoQuarter-Skirmish-v0", "_finish", id="skirmish"),
+        pytest.param("wargym/NoQuarter-Patrol-v0", "_finish", id="mission"),
+        pytest.param("wargym/NoQuarter-CestusV-v0", "_finish", id="campaign"),
+        pytest.param("no_quarter_v0:aec", "observe", id="aec"),
+        pytest.param("no_quarter_v0:parallel", "_agent_obs", id="parallel"),
+    ],
+)
+def test_no_quarter_load_that_fails_late_leaves_the_env_as_it_was(
+    name: str, late: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever fails after the parts are in place (here the observation), nothing changed."""
+    if ":" in name:
+        from wargym.envs import pettingzoo_module
+
+        module = pettingzoo_module(name.split(":")[0])
+        env = (module.env if name.endswith("aec") else module.parallel_env)(max_turns=2)
+        env.reset(seed=3)
+    else:
+        env = _nq_env(name)
+    early = env.save_state()
+    env.reset(seed=4)
+    before = env.save_state()
+    assert before != early
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(env, late, broken)
+    with pytest.raises(StateError, match=r"snapshot\.state: .*IndexError.*nothing was loaded"):
+        env.load_state(early)
+    monkeypatch.undo()
+    assert env.save_state() == before
+    env.load_state(early)
+    assert env.save_state() == early

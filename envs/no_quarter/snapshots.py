@@ -36,6 +36,7 @@ from wargym.rules.errors import StateError
 from wargym.rules.events import Event, EventRegistry
 from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
 from wargym.rules.no_quarter.state import Battle
+from wargym.rules.no_quarter.validity import check_battle
 from wargym.rules.no_quarter.vocab import Side
 from wargym.rules.serial import to_jsonable
 
@@ -168,6 +169,7 @@ def parse_core(state: Mapping[str, Any], advisor: Any = None) -> CoreParts:
         fresh = type(advisor)()
         fresh.load_dict("state.advisor", memory)
     battle = parse("state.battle", lambda: Battle.from_dict(state["battle"]))
+    parse("state.battle", lambda: check_battle(battle, started=True))  # a decision is pending
     start = parse("state.start", lambda: Battle.from_dict(state["start"]))
     seed = state["seed"]
     if seed is not None:
