@@ -136,7 +136,7 @@ class LearnedAgent(SeededAgent):
             return tuple(  # type: ignore[return-value]
                 d[-1] if d and isinstance(d[-1], int) else None for d in (obs.shape, mask.shape)
             )
-        model = self._model
+        model: Any = self._model
         space = (
             model.observation_space["observation"] if self._dict_obs else model.observation_space
         )
