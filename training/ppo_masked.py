@@ -30,7 +30,7 @@ class Args:
     env_id: str = "wargym/NoQuarter-Skirmish-v0"
     """Registered id of the environment to train on."""
     env_kwargs: dict[str, Any] = field(default_factory=dict)
-    """Keyword arguments of ``gymnasium.make``; ``battle_factory`` may name ``module:attr``."""
+    """Keyword arguments of ``gymnasium.make``; hooks by entry-point name (``mirror_skirmish``)."""
     seed: int = 1
     """Seeds torch, the vector env (seed + i per copy) and minibatch shuffling."""
     total_timesteps: int = 2_000_000

@@ -30,7 +30,7 @@ class Args:
     env_id: str = "wargym/NoQuarter-Skirmish-v0"
     """Registered id of the No Quarter solo env."""
     env_kwargs: dict[str, Any] = field(default_factory=dict)
-    """Keyword arguments of ``gymnasium.make``; ``battle_factory`` may name ``module:attr``."""
+    """Keyword arguments of ``gymnasium.make``; hooks by entry-point name (``mirror_skirmish``)."""
     seed: int = 1
     """Seeds torch, the env copies (seed + i) and the opponent draws."""
     total_timesteps: int = 1_000_000
