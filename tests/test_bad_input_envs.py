@@ -605,3 +605,20 @@ def test_largest_allowed_skirmish_builds_resets_and_steps() -> None:
     assert mask.any()
     _obs, _r, _term, _cut, info = env.step(int(np.flatnonzero(mask)[0]))
     assert info["illegal_action"] is False
+
+
+def test_opponent_agent_index_must_be_an_integer_kind() -> None:
+    """An opponent agent's ``act`` answer is an action like the agent's own (was: int())."""
+
+    class TimedeltaAgent:
+        def act(self, observation: Any, action_mask: np.ndarray) -> Any:
+            return np.timedelta64(int(np.flatnonzero(action_mask)[0]), "s")
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = gymnasium.make(SKIRMISH, opponent=TimedeltaAgent())
+    with pytest.raises(InvalidActionError) as info:
+        obs, _ = env.reset(seed=0)
+        for _ in range(500):
+            obs, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert "timedelta64" in str(info.value)
