@@ -250,7 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "--missions", type=non_negative_int, default=0, help="stop after N missions (0: all)"
         )
         if name == "start":
-            p.add_argument("--campaign", default="generic")
+            p.add_argument("--campaign", default="generic", type=cli_args.path)
             p.add_argument("--faction", default=None, choices=[f.value for f in Faction])
             p.add_argument("--carry", type=cli_args.int_in(0, MAX_CARRY), default=0)
             p.add_argument("--force", action="store_true", help="overwrite an existing save")
@@ -263,8 +263,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command in ("start", "continue") and args.enemy != "scripted":
         parser.error(
-            f"--enemy {args.enemy}: the enemy of a mission is the rules' NP AI (§22.4): "
-            "use --enemy scripted"
+            f"--enemy {cli_args.shown(args.enemy)}: the enemy of a mission is the rules' NP AI "
+            "(§22.4): use --enemy scripted"
         )
     where = cli_args.shown(args.save)
     try:
@@ -285,7 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 130
     except (RulesError, CliError, OSError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {cli_args.one_line(str(error), 400)}", file=sys.stderr)
         return 2
 
 

@@ -75,7 +75,10 @@ def _guarded(command: str, run: Callable[[], int]) -> int:
     except Exception as error:
         if not _is_bad_input(error):
             raise
-        print(f"wargym {command}: error: {type(error).__name__}: {error}", file=sys.stderr)
+        from wargym.cli_args import one_line
+
+        message = one_line(f"{type(error).__name__}: {error}")  # one line, never a huge echo
+        print(f"wargym {command}: error: {message}", file=sys.stderr)
         return 2
 
 

@@ -49,6 +49,12 @@ def shown(text: str) -> str:
     return text if len(text) <= 80 and text.isprintable() else short_repr(text)
 
 
+def one_line(text: str, limit: int = 1000) -> str:
+    """An error message as one line (line breaks become spaces), cut to ``limit`` characters."""
+    flat = " ".join(part.strip() for part in text.splitlines() if part.strip())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
 def path(text: str) -> str:
     """An argparse type: a non-empty file path without NUL bytes."""
     if not text:
@@ -58,4 +64,4 @@ def path(text: str) -> str:
     return text
 
 
-__all__ = ["MAX_PATH_CHARS", "MAX_SEED", "int_in", "path", "seed", "shown"]
+__all__ = ["MAX_PATH_CHARS", "MAX_SEED", "int_in", "one_line", "path", "seed", "shown"]

@@ -96,7 +96,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         mission = load_mission(args.mission)
     except (TableError, OSError, KeyError) as exc:
-        raise DemoError(f"unknown Cestus V mission {args.mission!r}: {exc}") from None
+        from wargym.cli_args import one_line
+        from wargym.rules.errors import short_repr
+
+        raise DemoError(
+            f"--mission: unknown Cestus V mission {short_repr(args.mission)}: "
+            f"{one_line(str(exc), 200)}"
+        ) from None
     policy_path = Path(args.policy) if args.policy else shipped_model(".onnx")
     if policy_path.suffix not in (".onnx", ".zip") or not policy_path.is_file():
         raise DemoError(f"--policy {policy_path}: no such .onnx or .zip policy file")
