@@ -161,7 +161,7 @@ def _import(module: str, name: str) -> Any:
 
 
 def _policy_class(entry: dict[str, Any], where: str) -> Any:
-    module = entry.get("__module__")
+    module = str(entry.get("__module__"))
     owners = {
         m.group(1)
         for v in entry.values()
