@@ -51,6 +51,7 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[Any, str]:
+    code: Any
     try:
         code = main(argv)
     except SystemExit as stop:
@@ -433,7 +434,7 @@ def test_interrupt_at_the_prompt_keeps_the_last_save(
     before = save.read_bytes()
 
     class Interrupting(io.StringIO):
-        def readline(self, size: int | None = -1) -> str:
+        def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
             raise KeyboardInterrupt
 
     monkeypatch.setattr(sys, "stdin", Interrupting())
