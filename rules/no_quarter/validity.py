@@ -244,11 +244,10 @@ def _check_mech(
             raise InvalidBattleError(f"{where}.lost_limbs.{i}", f"{limb.value} is not a limb")
     if len(set(mech.lost_limbs)) != len(mech.lost_limbs):
         raise InvalidBattleError(f"{where}.lost_limbs", "a limb listed twice")
-    for i, other in enumerate(mech.reaction_fired_at):
-        if other not in battle.mechs:
-            raise InvalidBattleError(
-                f"{where}.reaction_fired_at.{i}", f"unknown mech {short_repr(other)}"
-            )
+    for name in ("reaction_fired_at", "hidden_from"):
+        for i, other in enumerate(getattr(mech, name, ())):
+            if other not in battle.mechs:
+                raise InvalidBattleError(f"{where}.{name}.{i}", f"unknown mech {short_repr(other)}")
 
 
 def _check_references(battle: Battle, root: str) -> None:

@@ -1,11 +1,12 @@
 """One definition of a valid No Quarter battle state (``validity.check_battle``).
 
-Every state the engine produces is valid: 200 random games (100 skirmishes, 50 games over
-the five shipped missions, 50 over the ten Cestus V missions; random legal decisions, each
-game cut after 16 (skirmish) or 10 (mission) decisions except five skirmishes played to their
-end: about 3,100 states, some 30 s of CPU) round-trip through ``Battle.from_dict`` (JSON in between) and pass the opponent
-server's ``load_battle``. Tampered states are refused with an ``InvalidBattleError`` (a
-``StateError``) naming the field, by ``from_dict`` and the server alike.
+Every state the engine produces is valid: 200 random games (100 skirmishes, 50 games over the
+five shipped missions, 50 over the ten Cestus V missions; random legal decisions, each game
+cut after 16 (skirmish) or 10 (mission) decisions except five skirmishes played to their end:
+about 3,400 states, some 30 s of CPU) round-trip through ``Battle.from_dict`` (JSON in
+between) and pass the opponent server's ``load_battle``. Tampered states are refused with an
+``InvalidBattleError`` (a ``StateError``) naming the field, by ``from_dict`` and the server
+alike.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def test_every_state_of_200_random_games_is_valid() -> None:
             options = game.legal_actions(battle)
             game.play(battle, options[int(chooser.integers(len(options)))], dice)
         ended += battle.over
-    assert states > 2500 and ended >= 5  # the five full skirmishes end (turn limit or a win)
+    assert states > 3000 and ended >= 5  # the five full skirmishes end (turn limit or a win)
 
 
 # -- tampered states -------------------------------------------------------------------
@@ -144,6 +145,12 @@ TAMPERED = [
         _set("mechs.0.reaction_fired_at", [77]),
         "battle.mechs.0.reaction_fired_at.0",
         "77",
+    ),
+    (
+        "hidden from unknown mech",
+        _set("mechs.0.hidden_from", [88]),
+        "battle.mechs.0.hidden_from.0",
+        "88",
     ),
     ("group of unknown mech", _set("group_of", {"0": 55}), "battle.group_of.0", "55"),
     ("seen pair unknown", _set("seen_pairs", [[0, 66]]), "battle.seen_pairs.0", "66"),
