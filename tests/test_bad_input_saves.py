@@ -10,6 +10,7 @@ states (``Battle.from_dict`` of the three systems) raise ``StateError`` naming t
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
 import os
@@ -307,6 +308,14 @@ SNAPSHOT_ROWS = [
     ("spawn_key_long", SC, ("state", "dice", "seed_seq", "spawn_key"), [1] * 10_000,
      ["spawn_key"]),
     ("entropy_negative", SC, ("state", "dice", "seed_seq", "entropy"), -1, ["entropy"]),
+    ("children_2_63", SC, ("state", "dice", "seed_seq", "n_children_spawned"), 2**63,
+     ["n_children_spawned"]),
+    ("pcg_state_2_128", PW, ("state", "dice", "state", "state", "state"), 2**128,
+     ["state.dice.state.state.state"]),
+    ("uinteger_2_32", PW, ("state", "dice", "state", "uinteger"), 2**32, ["uinteger"]),
+    ("format_huge", PW, ("format",), "x" * 10**5, ["snapshot.format", "characters"]),
+    ("nested_100", SC, (*B, "nuke_hexes"), functools.reduce(lambda a, _: [a], range(100), []),
+     ["state.battle.nuke_hexes", "nested more than 64"]),
     ("has_uint32_5", PW, ("state", "dice", "state", "has_uint32"), 5, ["has_uint32"]),
     ("uinteger_inf", PW, ("state", "dice", "state", "uinteger"), math.inf, ["uinteger", "inf"]),
     ("nan_position", SC, (*B, "ships", 0, "pos", 0), math.nan, ["ships[0].pos[0]", "nan"]),
@@ -445,3 +454,12 @@ def test_no_quarter_load_that_fails_late_leaves_the_env_as_it_was(
     assert env.save_state() == before
     env.load_state(early)
     assert env.save_state() == early
+
+
+def test_snapshot_values_that_are_not_json_data_are_refused_by_path() -> None:
+    from wargym.envs.snapshot_guard import check_plain
+
+    with pytest.raises(StateError, match=r"snapshot\.state\.a\[1\]: set is not JSON data"):
+        check_plain("snapshot", {"state": {"a": [1, {2}]}})
+    with pytest.raises(StateError, match=r"snapshot\.state: key 3 is not a short string"):
+        check_plain("snapshot", {"state": {3: 1}})
