@@ -118,6 +118,11 @@ ROWS = [
      ["--replay", "adir", "folder"]),
     ("demo:replay_missing_folder", ["demo", "--replay", "{tmp}/no/r.json", "--html", ""],
      ["--replay", "no/r.json", "folder"]),
+    ("demo:html_is_the_replay", ["demo", "--replay", "{tmp}/r.json", "--html", "{tmp}/r.json"],
+     ["--html", "--replay", "same file"]),
+    ("demo:html_is_the_replay_other_spelling",
+     ["demo", "--replay", "{tmp}/r.json", "--html", "{tmp}/adir/../r.json"],
+     ["--html", "--replay", "same file"]),
 ]  # fmt: skip
 
 

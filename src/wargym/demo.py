@@ -93,6 +93,13 @@ def run(args: argparse.Namespace) -> int:
 
     check_output("--replay", args.replay)
     check_output("--html", args.html)
+    if args.replay and args.html:
+        from wargym.replay_files import ReplayError, refuse_same_file
+
+        try:
+            refuse_same_file(Path(args.replay), Path(args.html))
+        except ReplayError as exc:
+            raise DemoError(f"--html and --replay name the same file: {exc}") from exc
     try:
         mission = load_mission(args.mission)
     except (TableError, OSError, KeyError) as exc:
