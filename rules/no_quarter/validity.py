@@ -284,9 +284,16 @@ def _check_turn(battle: Battle, root: str) -> None:
         raise InvalidBattleError(f"{root}.first_side", "set before any activation roll")
     if len(battle.frames) > MAX_FRAMES:
         raise InvalidBattleError(f"{root}.frames", f"deeper than {MAX_FRAMES} frames")
+    from wargym.rules.no_quarter.game import HANDLERS  # the procedures a frame may run
+
     for i, frame in enumerate(battle.frames):
         if not isinstance(frame, dict) or not isinstance(frame.get("kind"), str):
             raise InvalidBattleError(f"{root}.frames.{i}", "a frame is an object with a kind")
+        if frame["kind"] not in HANDLERS:
+            raise InvalidBattleError(
+                f"{root}.frames.{i}.kind",
+                f"{short_repr(frame['kind'])} is not a procedure of the rules ({sorted(HANDLERS)})",
+            )
 
 
 def _check_decision(battle: Battle, root: str, started: bool) -> None:

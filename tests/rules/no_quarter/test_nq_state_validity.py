@@ -166,6 +166,7 @@ TAMPERED = [
     ),
     ("flame not finite", _set("flames", [[[0.0, 0.0], [1e309, 1.0]]]), "battle.flames.0", "finite"),
     ("frame without kind", _set("frames", [{"stage": 1}]), "battle.frames.0", "kind"),
+    ("frame of no procedure", _set("frames", [{"kind": "cheat"}]), "battle.frames.0.kind", "cheat"),
     (
         "design armour raised",
         _set("mechs.0.design.armor.0", 9),
