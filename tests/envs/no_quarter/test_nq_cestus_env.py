@@ -447,7 +447,7 @@ def test_nq_cestus_env_np_seat_can_be_another_player(seat: str) -> None:
         opponent=agent if seat == "agent" else seat, max_turns=2, max_missions=2
     )
     obs, _ = env.reset(seed=1)
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(2)  # seed 1: since issue 15 red has no decision in 2 missions
     battles = 0
     for _ in range(3000):
         obs, _, done, cut, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))

@@ -179,7 +179,7 @@ def _damaged(good: dict[str, Any], raw: bytes) -> list[tuple[str, bytes]]:
     edit("definition bad option", lambda d: _defn(d)["rules"].update(morale_pass_cap="yes"))
     edit("history wrong type", lambda d: d[g]["campaign"].update(history={}))
     edit("bad stage", lambda d: d[g].update(stage="lunch"))
-    edit("stage battle without battle", lambda d: d[g].update(stage="battle"))
+    edit("stage battle without battle", lambda d: d[g].update(stage="battle", battle=None))
     edit("selected unavailable", lambda d: d[g].update(selected=[999]))
     edit("bad rng", lambda d: d[g].update(rng={"bit_generator": "MT19937"}))
     edit("rng state garbage", lambda d: d[g]["rng"].update(state="zzz"))
