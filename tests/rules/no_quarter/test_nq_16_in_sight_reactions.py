@@ -315,3 +315,13 @@ def test_15_2_4_1_ducked_back_into_cover_neither_sees_nor_is_seen_by_the_cause()
     assert red.status is Status.CARRY_ON
     assert line_between(battle, blue0, red).visible
     assert dice.remaining == 0
+
+
+def test_16_1_4_unknown_in_sight_spent_fire_choice_is_refused_by_the_envs() -> None:
+    """E7's option takes ``carry_on`` or ``priority``; an env names the field and the choices."""
+    import gymnasium
+
+    from wargym.envs.base import EnvArgumentError
+
+    with pytest.raises(EnvArgumentError, match=r"in_sight_spent_fire.*carry_on.*priority"):
+        gymnasium.make("wargym/NoQuarter-Skirmish-v0", battle_options={"in_sight_spent_fire": "x"})
