@@ -81,6 +81,9 @@ class CampaignDefinition:
     playable: tuple[Faction, ...] = ()
     """Factions the player may take (empty: the first side only); the other side is the NP's."""
     stars: int = 1
+    company_rolled: bool = False
+    """Cestus V §27.3 ruling: roll each Team's Class (its campaign's Company table) instead of
+    fielding ``company`` as listed; ``company`` then only needs to name the playable factions."""
     use_attributes: bool = True
     sequence: Literal["next_mission_table", "fixed"] = "next_mission_table"
     max_missions: int | None = None

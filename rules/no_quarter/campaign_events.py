@@ -24,6 +24,20 @@ class CampaignStarted(Event):
 
 
 @dataclass(frozen=True)
+class CompanyRolled(Event):
+    """The starting Company's Class per Team, 2d6 (+ a split 1d6) on ``table`` (§27.3 ruling)."""
+
+    faction: Faction
+    table: str
+    faces: tuple[tuple[int, int], ...]
+    splits: tuple[int | None, ...]
+    classes: tuple[int, ...]
+    designs: tuple[str, ...]
+    """One design per Team (faction list 10.8); each Team fields ``team_size`` of it."""
+    team_size: int
+
+
+@dataclass(frozen=True)
 class ControlRolled(Event):
     """1d6 + starting CM each; the higher total contests, the lower controls (§23.4)."""
 
@@ -192,6 +206,7 @@ class AftermathSkipped(Event):
 
 CAMPAIGN_EVENT_CLASSES: tuple[type[Event], ...] = (
     CampaignStarted,
+    CompanyRolled,
     ControlRolled,
     MechSelected,
     PilotAssigned,
@@ -215,6 +230,7 @@ __all__ = [
     "CAMPAIGN_EVENTS",
     "CAMPAIGN_EVENT_CLASSES",
     "CampaignStarted",
+    "CompanyRolled",
     "ControlRolled",
     "MechSelected",
     "PilotAssigned",

@@ -46,6 +46,7 @@ from wargym.rules.no_quarter.campaign_aftermath import (
     new_company_pilot,
     seat,
 )
+from wargym.rules.no_quarter.data import load_rules
 from wargym.rules.no_quarter.mission_play import new_mission
 from wargym.rules.no_quarter.missions import PlanetStatus, player_force_limit
 from wargym.rules.no_quarter.scenario import Scenario, SideSetup
@@ -138,7 +139,11 @@ def start_campaign(
     events: list[Event] = [
         cev.CampaignStarted(definition.name, player, enemy, campaign.player_cm, campaign.enemy_cm)
     ]
-    for i, design_id in enumerate(definition.company[player]):
+    designs = definition.company[player]
+    if definition.company_rolled:
+        designs, rolled = _rolled_company(player, dice)
+        events.append(rolled)
+    for i, design_id in enumerate(designs):
         mech = new_company_mech(campaign, design_id)
         star = i < definition.stars
         pilot = new_company_pilot(campaign, dice, star=star, name=f"{player.value}-{i + 1}")
@@ -154,6 +159,26 @@ def start_campaign(
         campaign.enemy_status = PlanetStatus.CONTESTS if mine else PlanetStatus.CONTROLS
     campaign.events.extend(e.to_dict() for e in events)
     return campaign, events
+
+
+def _rolled_company(player: Faction, dice: Dice) -> tuple[tuple[str, ...], cev.CompanyRolled]:
+    """The Cestus V starting Company: one Class roll per Team, Teams of one design (§27.3)."""
+    from wargym.rules.no_quarter import cestus_v_rolls as cvr
+
+    rolls = cvr.starting_company_rolls(dice)
+    team = load_rules().formation_size(player, "team")
+    designs = tuple(cvr.company_design(player, r.mech_class) for r in rolls)
+    table = cvr.company_table()
+    event = cev.CompanyRolled(
+        player,
+        f"27 mission {cvr.campaign_definition().company_class_table[0]} {table.kind}",
+        tuple(r.faces for r in rolls),
+        tuple(r.split_face for r in rolls),
+        tuple(r.mech_class for r in rolls),
+        designs,
+        team,
+    )
+    return tuple(d for d in designs for _ in range(team)), event
 
 
 def mission_scenario(campaign: Campaign, slot: MissionSlot, mechs: list[CompanyMech]) -> Scenario:

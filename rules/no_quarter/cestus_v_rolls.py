@@ -33,7 +33,7 @@ from wargym.rules.no_quarter.cestus_v_data import (
 from wargym.rules.no_quarter.data import Formation, NoQuarterRules, load_rules
 from wargym.rules.no_quarter.enemy import NpGroupState, NpObjective, NpPosture
 from wargym.rules.no_quarter.geometry import Point, heading_to
-from wargym.rules.no_quarter.missions import AttackObjective, MissionType, player_force_limit
+from wargym.rules.no_quarter.missions import AttackObjective, MissionType
 from wargym.rules.no_quarter.pef_tables import ClassRoll, EnemyMech, NpEnemyForce
 from wargym.rules.no_quarter.pilots import roll_race, roll_rep
 from wargym.rules.no_quarter.scenario import Scenario, scenario_from_dict
@@ -267,8 +267,11 @@ def force_size(mission: CestusMission, faction: Faction) -> int:
 
 
 def default_mechs(mission: CestusMission, faction: Faction) -> tuple[str, ...]:
-    """A default force: the book size, capped at the engine's §22 limit, Classes cycled."""
-    size = min(force_size(mission, faction), player_force_limit(mission.kind, faction))
+    """A default force of the mission's own size, Classes cycled.
+
+    N.0.2: Missions 3-10 take the whole Company (§27.3), not the generic §22 limit.
+    """
+    size = force_size(mission, faction)
     designs = load_rules().mechs_of(faction)
     ids = []
     for i in range(size):
@@ -387,12 +390,29 @@ def campaign_end(
 
 def roll_starting_company(dice: Dice, teams: int | None = None) -> tuple[int, ...]:
     """Class of each starting Team, rolled on Star Army Force - Mission 1 (27.3 ruling)."""
-    campaign = campaign_definition()
-    number, kind = campaign.company_class_table
-    table = force_table(campaign.mission(number), "player" if kind == "star_army_force" else "np")
+    return tuple(r.mech_class for r in starting_company_rolls(dice, teams))
+
+
+def starting_company_rolls(dice: Dice, teams: int | None = None) -> tuple[ForceClassRoll, ...]:
+    """One roll per starting Team on the campaign's Company table (27.3 ruling)."""
+    table = company_table()
     return tuple(
-        roll_force_class(table, dice).mech_class for _ in range(teams or campaign.company_teams)
+        roll_force_class(table, dice) for _ in range(teams or campaign_definition().company_teams)
     )
+
+
+def company_table() -> ForceTable:
+    """The table rolled per Team for the starting Company (27.3 ruling: Star Army Force - M1)."""
+    number, kind = campaign_definition().company_class_table
+    return force_table(
+        campaign_definition().mission(number), "player" if kind == "star_army_force" else "np"
+    )
+
+
+def company_design(faction: Faction, mech_class: int) -> str:
+    """The faction list's (10.8) design of ``mech_class``, else the nearest Class (27.2)."""
+    designs = load_rules().mechs_of(faction)
+    return min(designs, key=lambda d: (abs(d.mech_class - mech_class), d.mech_class)).id
 
 
 __all__ = [
@@ -414,6 +434,9 @@ __all__ = [
     "pef_entry_points",
     "roll_force_class",
     "roll_starting_company",
+    "starting_company_rolls",
+    "company_table",
+    "company_design",
     "roll_troll",
     "side_factions",
     "starting_morale",
