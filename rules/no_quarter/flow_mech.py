@@ -32,7 +32,7 @@ from wargym.rules.no_quarter.bumping import planning_bodies
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.flow_fire import fire_frame
-from wargym.rules.no_quarter.flow_melee import charge_frame, melee_frame
+from wargym.rules.no_quarter.flow_melee import charge_frame, charge_stage, melee_frame
 from wargym.rules.no_quarter.flow_move import walk
 from wargym.rules.no_quarter.geometry import (
     EPS,
@@ -40,10 +40,8 @@ from wargym.rules.no_quarter.geometry import (
     distance,
     heading_to,
     point_rect_distance,
-    step_toward,
 )
 from wargym.rules.no_quarter.perception import (
-    CHARGE_STAGE,
     TWISTS,
     able_to_fire,
     engaged_with,
@@ -263,33 +261,19 @@ def move_problem(battle: Battle, mech: Mech, frame: Frame, action: Move) -> str 
     return None
 
 
-def charge_targets(battle: Battle, mech: Mech, frame: Frame) -> list[int]:
-    """Enemies in clear LOS with a reachable point 3" away (§18.2)."""
+def charge_targets(battle: Battle, rules: NoQuarterRules, mech: Mech, frame: Frame) -> list[int]:
+    """Enemies in clear LOS with a point 3" away within the movement left (§18.2, D5)."""
     if mech.prone or mech.speed <= 0 or engaged_with(battle, mech):
         return []
     allowance = _allowance(mech, frame)
-    others = planning_bodies(battle, mech)
-    targets = []
-    for enemy in battle.mechs_of(mech.side.other):
-        gap = distance(mech.pos, enemy.pos)
-        if gap - CHARGE_STAGE > allowance or not line_between(battle, mech, enemy).visible:
-            continue
-        stage = step_toward(enemy.pos, mech.pos, CHARGE_STAGE) if gap > CHARGE_STAGE else mech.pos
-        blockers = [b for b in others if b.id != enemy.id]
-        if (
-            stage != mech.pos
-            and path_problem(
-                battle.battlefield,
-                [mech.pos, stage],
-                mover_id=mech.id,
-                bodies=blockers,
-                radius=battle.options.base_radius,
-            )
-            is not None
-        ):
-            continue
-        targets.append(enemy.id)
-    return targets
+    gap = float(rules.charge.stage_distance_inches)
+    return [
+        enemy.id
+        for enemy in battle.mechs_of(mech.side.other)
+        if distance(mech.pos, enemy.pos) - gap <= allowance + 1e-6
+        and line_between(battle, mech, enemy).visible
+        and charge_stage(battle, rules, mech, enemy, allowance) is not None
+    ]
 
 
 def mech_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Action]:
@@ -304,7 +288,7 @@ def mech_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Ac
     if frame["stage"] == "action":
         options.extend(Stay(mech.id, h) for h in HEADINGS if angle_between(h, mech.heading) > 1)
     options.extend(_moves(battle, mech, frame))
-    options.extend(Charge(mech.id, t) for t in charge_targets(battle, mech, frame))
+    options.extend(Charge(mech.id, t) for t in charge_targets(battle, rules, mech, frame))
     if battle.mission is not None and not engaged_with(battle, mech):
         from wargym.rules.no_quarter.mission_play import exit_options
 
@@ -353,7 +337,7 @@ def mech_act(ctx: Ctx, frame: Frame, action: Action) -> None:
         frame["stage"] = "after"
     elif isinstance(action, Charge):
         ctx.pop(frame)
-        ctx.push(charge_frame(mech.id, action.target))
+        ctx.push(charge_frame(mech.id, action.target, _allowance(mech, frame)))
     elif isinstance(action, Move):
         heading = mech.heading if action.reverse else heading_to(mech.pos, action.to)
         kind = "reverse" if action.reverse else ("jump" if action.jump else "voluntary")

@@ -14,7 +14,12 @@ import math
 from wargym.rules.dice import passed_dice, successes
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter.actions import Action, DecisionKind, DeclareMelee
-from wargym.rules.no_quarter.consequences import caused_by, critical_hit, queue_tests
+from wargym.rules.no_quarter.consequences import (
+    caused_by,
+    critical_hit,
+    cross_flames,
+    queue_tests,
+)
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, nearest_frame
 from wargym.rules.no_quarter.flow_fire import fire_frame
@@ -28,7 +33,7 @@ from wargym.rules.no_quarter.melee import (
     melee_dice,
     melee_hit_location,
 )
-from wargym.rules.no_quarter.perception import CHARGE_STAGE, bodies, in_cover_from
+from wargym.rules.no_quarter.perception import bodies, in_cover_from
 from wargym.rules.no_quarter.state import Battle, Mech
 from wargym.rules.no_quarter.terrain import path_cost, path_problem
 from wargym.rules.no_quarter.vocab import Aspect, ItemType, Location, MeleeAttack, Status
@@ -37,9 +42,26 @@ MAX_TIED_ROUNDS = 50
 """Safety valve: after this many tied rounds in a row the exchange ends without a winner."""
 
 
-def charge_frame(charger: int, target: int) -> Frame:
-    """A new charge of ``charger`` at ``target`` (§18.2)."""
-    return {"kind": "charge", "charger": charger, "target": target, "stage": "declare"}
+def charge_frame(charger: int, target: int, allowance: float | None = None) -> Frame:
+    """A new charge of ``charger`` at ``target`` (§18.2); ``allowance``: movement left."""
+    frame: Frame = {"kind": "charge", "charger": charger, "target": target, "stage": "declare"}
+    if allowance is not None:
+        frame["allowance"] = allowance
+    return frame
+
+
+def charge_stage(
+    battle: Battle, rules: NoQuarterRules, charger: Mech, target: Mech, allowance: float
+) -> tuple[float, float] | None:
+    """The point the charger moves to before the test, or None if out of reach (§18.2, D5).
+
+    The stage distance is read from the rules (``stage_distance_inches``); the point must be
+    free, reachable in a straight line and its path's movement cost within ``allowance``.
+    """
+    gap = float(rules.charge.stage_distance_inches)
+    if distance(charger.pos, target.pos) <= gap:
+        return charger.pos
+    return _free_point(battle, charger, target, gap, allowance)
 
 
 def melee_frame(attacker: int, defender: int, *, jump_attack: bool = False) -> Frame:
@@ -64,52 +86,45 @@ def charge_step(ctx: Ctx, frame: Frame) -> None:
         return
     if frame["stage"] == "declare":
         start = charger.pos
-        stage = charger.pos
-        if distance(charger.pos, target.pos) > CHARGE_STAGE:
-            stage = _free_point(battle, charger, target, CHARGE_STAGE) or charger.pos
+        allowance = float(frame.get("allowance", charger.speed))
+        stage = charge_stage(battle, ctx.rules, charger, target, allowance) or charger.pos
         side_on = aspect(target.pos, target.heading, start, stage)
         if stage != charger.pos:
-            cost = path_cost(battle.battlefield, [charger.pos, stage])
-            ctx.emit(
-                ev.MechMoved(
-                    charger.id,
-                    (charger.pos, stage),
-                    heading_to(stage, target.pos),
-                    cost,
-                    distance(charger.pos, stage),
-                    "charge",
-                )
-            )
+            _charge_move(ctx, charger, stage, target)
         ctx.emit(ev.ChargeDeclared(charger.id, target.id, side_on))
         _charge_test(ctx, frame, charger, target, side_on)
         frame["stage"] = "contact"
         return
     if frame["stage"] == "contact":
         ctx.pop(frame)
-        if charger.prone or charger.speed <= 0:
-            return  # the charge fails only if the target's fire stopped the charger
+        if charger.prone or charger.speed <= 0 or charger.status is not Status.CARRY_ON:
+            return  # stopped, ducked back or leaving after the target's fire: no contact
         contact = _free_point(battle, charger, target, 2 * battle.options.base_radius)
         if contact is None:
             return  # no room beside the target: no contact (bases never overlap, D5)
-        ctx.emit(
-            ev.MechMoved(
-                charger.id,
-                (charger.pos, contact),
-                heading_to(contact, target.pos),
-                distance(charger.pos, contact),
-                distance(charger.pos, contact),
-                "charge",
-            )
-        )
+        _charge_move(ctx, charger, contact, target)
+        if charger.removed is not None or charger.prone or charger.speed <= 0:
+            return  # flames on the way stopped it (ruling D27)
         ctx.push(melee_frame(charger.id, target.id, jump_attack=frame.get("jump", False)))
 
 
+def _charge_move(ctx: Ctx, charger: Mech, to: tuple[float, float], target: Mech) -> None:
+    """One leg of the charge: a move like any other, through flames too (D27)."""
+    path = [charger.pos, to]
+    cost = path_cost(ctx.battle.battlefield, path)
+    inches = distance(charger.pos, to)
+    heading = heading_to(to, target.pos)
+    ctx.emit(ev.MechMoved(charger.id, (charger.pos, to), heading, cost, inches, "charge"))
+    cross_flames(ctx, charger, path)
+
+
 def _free_point(
-    battle: Battle, charger: Mech, target: Mech, gap: float
+    battle: Battle, charger: Mech, target: Mech, gap: float, allowance: float = math.inf
 ) -> tuple[float, float] | None:
     """A free point ``gap`` from the target, reachable in a straight line (ruling D5).
 
-    Tried on the charger's line first, then turned around the target.
+    Tried on the charger's line first, then turned around the target; with an ``allowance``
+    the path's movement cost (half-speed terrain: 2" per inch) must fit in it.
     """
     others = [b for b in bodies(battle) if b.id not in (charger.id, target.id)]
     radius = battle.options.base_radius
@@ -128,6 +143,7 @@ def _free_point(
                 radius=radius,
             )
             is None
+            and path_cost(battle.battlefield, [charger.pos, point]) <= allowance + 1e-6
         ):
             return point
     return None

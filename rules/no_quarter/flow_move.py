@@ -47,8 +47,6 @@ PLANNED_MOVES = frozenset({"voluntary", "reverse", "jump"})
 """Move kinds a side chooses from its offered options (a bump can stop them, choice E5)."""
 STEP = 1.0
 """Resolution of the In Sight check along a move, in inches (ruling D8)."""
-FREE_MOVE = 2.0
-"""The free move of the triggering force before the In Sight roll (§16.1.3)."""
 
 
 def _cost(battle: Battle, mech: Mech, path: list[tuple[float, float]], jump: bool) -> float:
@@ -146,12 +144,14 @@ def insight_step(ctx: Ctx, frame: Frame) -> None:
     queue_tests(ctx, frame["deferred"])
 
 
-def _free_targets(battle: Battle, mech: Mech) -> list[tuple[float, float]]:
+def _free_targets(battle: Battle, rules: NoQuarterRules, mech: Mech) -> list[tuple[float, float]]:
+    """Points of the free move (``free_move_inches`` of the In Sight table, §16.1.3)."""
+    free = float(rules.in_sight.free_move_inches)
     others = planning_bodies(battle, mech)
     points = []
     for k in range(8):
         angle = math.radians(45.0 * k)
-        for reach in (1.0, FREE_MOVE):
+        for reach in sorted({min(1.0, free), free}):
             to = (mech.pos[0] + reach * math.cos(angle), mech.pos[1] + reach * math.sin(angle))
             path = [mech.pos, to]
             if (
@@ -163,7 +163,7 @@ def _free_targets(battle: Battle, mech: Mech) -> list[tuple[float, float]]:
                     radius=battle.options.base_radius,
                 )
                 is None
-                and path_cost(battle.battlefield, path) <= FREE_MOVE + 1e-9
+                and path_cost(battle.battlefield, path) <= free + 1e-9
             ):
                 points.append((round(to[0], 3), round(to[1], 3)))
     return points
@@ -174,7 +174,7 @@ def insight_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list
     if frame["stage"] == "free":
         mech = battle.mechs[frame["free"][0]]
         options: list[Action] = [FreeMove(mech.id, None)]
-        options.extend(FreeMove(mech.id, p) for p in _free_targets(battle, mech))
+        options.extend(FreeMove(mech.id, p) for p in _free_targets(battle, rules, mech))
         return options
     if "charging" not in frame:
         return [ChooseMech(i) for i in _equal_rep_winners(battle, frame)]
@@ -192,11 +192,10 @@ def insight_act(ctx: Ctx, frame: Frame, action: Action) -> None:
             blocked = bump(battle, mech, action.to)
             to = action.to if blocked is None else blocked[0]
             inches = distance(mech.pos, to)
-            cost = path_cost(battle.battlefield, [mech.pos, to])
             if inches > 0.0:
-                ctx.emit(
-                    ev.MechMoved(mech.id, (mech.pos, to), mech.heading, 0.0 * cost, inches, "free")
-                )
+                path = [mech.pos, to]
+                ctx.emit(ev.MechMoved(mech.id, (mech.pos, to), mech.heading, 0.0, inches, "free"))
+                cross_flames(ctx, mech, path)  # a free move is a move: flames burn (D27)
             if blocked is not None:
                 ctx.emit(ev.MoveBlocked(mech.id, blocked[1], action.to, to))
         return

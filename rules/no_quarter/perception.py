@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.geometry import distance, heading_to, in_arc
 from wargym.rules.no_quarter.state import Battle, Mech
 from wargym.rules.no_quarter.terrain import Body, Sight, in_cover, is_concealed, sight
@@ -20,10 +21,6 @@ MECH_DOWN_RADIUS = 4.0
 """Mechs within this distance of a downed friend take Mech Down (§16.2)."""
 IN_SIGHT_CHARGE_RANGE = 6.0
 """An In Sight winner that cannot fire charges an enemy this close (§16.1.4)."""
-CHARGE_STAGE = 3.0
-"""A charger first moves to this distance from its target (§18.2.1)."""
-FAST_MOVING = 10.0
-"""Inches moved this turn that make a mech Fast Moving (§17.4, ruling D7)."""
 TWISTS = (0, -90, 90)
 """Torso twists, preferring none (§6.2.1)."""
 
@@ -106,9 +103,9 @@ def concealed(battle: Battle, mech: Mech) -> bool:
     return is_concealed(battle.battlefield, mech.pos)
 
 
-def is_fast_moving(mech: Mech) -> bool:
-    """Moved 10" or more this turn (§17.4, ruling D7)."""
-    return mech.moved >= FAST_MOVING
+def is_fast_moving(rules: NoQuarterRules, mech: Mech) -> bool:
+    """Moved ``fast_moving_inches`` (10") or more this turn (§17.4, ruling D7)."""
+    return mech.moved >= rules.ranged_combat.fast_moving_inches
 
 
 def able_to_fire(mech: Mech) -> bool:
