@@ -107,8 +107,8 @@ def involuntary_in_sight(ctx: Ctx, mech: Mech, seen_before: set[int]) -> None:
 
 def duck_back(ctx: Ctx, mech: Mech, cause: Mech | None, reason: str) -> None:
     """Duck Back: nearest cover vs the cause within min(6", Speed), face away (§15.2.4.1, D9)."""
-    if mech.removed is not None or mech.prone:
-        return  # a prone mech ignores Duck Back (ruling D25)
+    if mech.removed is not None or mech.prone or mech.status is Status.LEAVE_BATTLEFIELD:
+        return  # a prone mech ignores Duck Back (D25); Leave is permanent (§16.3.3)
     ctx.emit(ev.StatusChanged(mech.id, Status.DUCK_BACK, reason))
     if cause is None:
         return

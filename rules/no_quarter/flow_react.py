@@ -36,9 +36,14 @@ from wargym.rules.no_quarter.state import Battle, Mech
 from wargym.rules.no_quarter.vocab import Attribute, ReactionResult, ReactionTest, Status
 
 
+def _may_test(mech: Mech) -> bool:
+    """In play and not Leaving: a Leave result is permanent, nothing can change it (§16.3.3)."""
+    return mech.removed is None and mech.status is not Status.LEAVE_BATTLEFIELD
+
+
 def _batch(battle: Battle, frame: Frame) -> list[Frame]:
     """The next batch: first queued entry's test, every entry of that test in its group."""
-    entries = [e for e in frame["entries"] if battle.mechs[e["mech"]].removed is None]
+    entries = [e for e in frame["entries"] if _may_test(battle.mechs[e["mech"]])]
     frame["entries"] = entries
     if not entries:
         return []

@@ -107,6 +107,14 @@ class Mech:
         return self.removed is None
 
     @property
+    def lost(self) -> bool:
+        """Lost for §16.2 ("friends destroyed or leaving"): destroyed, inoperable, Cheated Death
+        or given Leave the Battlefield; a mech that drove off the table unordered is not."""
+        if self.status is Status.LEAVE_BATTLEFIELD:
+            return True
+        return self.removed is not None and self.removed is not Removal.LEFT_TABLE
+
+    @property
     def mech_class(self) -> int:
         """Class 1 (largest) to 5 (smallest) (§10.1)."""
         return self.design.mech_class
@@ -261,9 +269,9 @@ class Battle:
             self.mechs[event.mech].prone = False
         elif isinstance(event, ev.MechRemoved):
             mech = self.mechs[event.mech]
+            was_lost = mech.lost
             mech.removed = event.reason
-            counted = mech.status is Status.LEAVE_BATTLEFIELD or event.reason is Removal.LEFT_TABLE
-            self.losses[mech.side] += 0 if counted else 1  # Leave counted when given (§16.3.3)
+            self.losses[mech.side] += 1 if mech.lost and not was_lost else 0  # once (§16.2)
             if self.options.leave_wrecks and event.reason is not Removal.LEFT_TABLE:
                 self.wrecks.append(mech.pos)
         elif isinstance(event, ev.CheatedDeath):
@@ -272,9 +280,11 @@ class Battle:
             mech.hard_as_nails_used = mech.hard_as_nails_used or event.via == "hard_as_nails"
         elif isinstance(event, ev.StatusChanged):
             mech = self.mechs[event.mech]
-            if event.status is Status.LEAVE_BATTLEFIELD and mech.status is not event.status:
+            was_lost = mech.lost
+            if mech.status is not Status.LEAVE_BATTLEFIELD:  # Leave is permanent (§16.3.3)
+                mech.status = event.status
+            if mech.lost and not was_lost:
                 self.losses[mech.side] += 1  # counts as lost from the moment (§16.3.3)
-            mech.status = event.status
             mech.hidden_from = ()  # a new status ends the last Duck Back's cover (§15.2.4.1)
         elif isinstance(event, ev.RepChanged):
             self.mechs[event.mech].rep = event.rep
