@@ -21,6 +21,7 @@ from wargym.rules.no_quarter.actions import (
     ChooseMech,
     DecisionKind,
     DeclareMelee,
+    ExitTable,
     FightMech,
     FireFirst,
     FreeMove,
@@ -228,6 +229,9 @@ def _mech_action(
         for o in options
         if isinstance(o, Move) and not o.reverse and distance(mech.pos, o.to) <= reach + 1e-6
     ]
+    leave = _exit(battle, options, mech, state, seen, reach)
+    if leave is not None:
+        return leave
     if not moves:
         return stay
     goal = _goal(battle, mech, state, seen, reach, moves)
@@ -237,6 +241,30 @@ def _mech_action(
     if distance(best_move.to, goal) < distance(mech.pos, goal) - EPS:
         return best_move
     return stay
+
+
+def _exit(
+    battle: Battle,
+    options: Sequence[Action],
+    mech: Mech,
+    state: NpGroupState,
+    seen: list[Mech],
+    reach: float,
+) -> ExitTable | None:
+    """A group breaking through leaves across its exit edge once within reach (§22.3.1).
+
+    Not while 22.3.6 has distracted it toward an enemy it still sees.
+    """
+    if state.posture is not NpPosture.ATTACK or state.objective is not NpObjective.BREAK_THROUGH:
+        return None
+    if state.target is not None and any(e.id == state.target for e in seen):
+        return None
+    for option in options:
+        if isinstance(option, ExitTable) and option.edge == state.exit_edge:
+            edge = edge_point(battle.battlefield, mech.pos, option.edge, 0.0)
+            if distance(mech.pos, edge) <= reach + EPS:
+                return option
+    return None
 
 
 def _turn_gap(a: float, b: float) -> float:

@@ -306,17 +306,41 @@ def on_turn_rolled(ctx: Ctx, blue: int, red: int) -> None:
     check_reinforcements(ctx, blue, red)
 
 
+def np_exit_edges(battle: Battle, mech_id: int) -> tuple[str, ...]:
+    """Edges an NP mech may leave by of its own will: its break-through edge (§22.3.1).
+
+    A group on the attack whose objective is to break through (a Defend mission's rolled
+    objective 2, Cestus V Missions 7 and 8) leaves across ``exit_edge`` of its group state;
+    no other NP group leaves by choice (withdrawing groups leave by :func:`withdraw_np`).
+    """
+    np = battle.np
+    mech = battle.mechs[mech_id]
+    if np is None or mech.side.value != np["side"]:
+        return ()
+    data = np["groups"].get(str(mech.team), np["default"])
+    state = from_jsonable(NpGroupState, data)
+    if state.posture is not NpPosture.ATTACK or state.objective is not NpObjective.BREAK_THROUGH:
+        return ()
+    return (state.exit_edge,)
+
+
 def exit_options(battle: Battle, mech_id: int, allowance: float) -> list[Action]:
-    """A player mech within reach of an exit edge may leave the table (§22.0 rulings)."""
+    """A mech within reach of an exit edge may leave the table (§22.0 rulings, §22.3.1).
+
+    Player mechs by their mission's exit edges; NP mechs by :func:`np_exit_edges`.
+    """
     mission = battle.mission
-    if mission is None or battle.mechs[mech_id].side is not PLAYER:
+    if mission is None:
         return []
     mech = battle.mechs[mech_id]
     bf = battle.battlefield
     options: list[Action] = []
-    edges = cestus_play.exit_edges(battle)
-    if edges is None:
-        edges = PLAYER_EXITS[MissionType(mission["kind"])]
+    if mech.side is PLAYER:
+        edges = cestus_play.exit_edges(battle)
+        if edges is None:
+            edges = PLAYER_EXITS[MissionType(mission["kind"])]
+    else:
+        edges = np_exit_edges(battle, mech_id)
     for edge in edges:
         target = _edge_target(battle, mech.pos, edge)
         if distance(mech.pos, target) > allowance:
@@ -362,10 +386,11 @@ def exit_table(ctx: Ctx, mech_id: int, edge: str) -> None:
             ctx.emit(ev.MechMoved(mech.id, (mech.pos, stop), heading, moved, moved, "voluntary"))
         ctx.emit(ev.MoveBlocked(mech.id, blocker, target, stop))
         return
-    cestus_play.note_exit(battle, mech.pos, edge, player=True)
+    cestus_play.note_exit(battle, mech.pos, edge, player=mech.side is PLAYER)
     ctx.emit(ev.MechMoved(mech.id, (mech.pos, target), heading, inches, inches, "exit"))
     mission = battle.mission
-    if mission is not None and mission["kind"] == MissionType.PATROL.value and edge == "south":
+    patrol = mission is not None and mission["kind"] == MissionType.PATROL.value
+    if patrol and mech.side is PLAYER and edge == "south":
         note_recon(battle)
         complete = recon_complete(
             MissionProgress(MissionType.PATROL, recon=frozenset(mission["recon"]))
@@ -463,6 +488,7 @@ __all__ = [
     "exit_table",
     "mission_over",
     "new_mission",
+    "np_exit_edges",
     "on_activation_roll",
     "on_turn_rolled",
     "progress_of",
