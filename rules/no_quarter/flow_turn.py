@@ -79,6 +79,8 @@ def phase_step(ctx: Ctx, frame: Frame) -> None:
                 frame["groups"] = groups
         for mech in battle.mechs_of(side):
             if mech.status is Status.LEAVE_BATTLEFIELD:
+                if mech.prone:  # its activation is spent standing, then it leaves (D25)
+                    ctx.emit(ev.StoodUp(mech.id))
                 leave_move(ctx, mech)  # every activation phase until off the table (D10)
         frame["stage"] = "choose"
         frame["done"] = []

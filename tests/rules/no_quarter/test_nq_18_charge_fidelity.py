@@ -23,7 +23,7 @@ from wargym.rules.no_quarter.geometry import distance
 from wargym.rules.no_quarter.setup import ForceSpec, new_battle
 from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import Faction, Side, Terrain
+from wargym.rules.no_quarter.vocab import Faction, Side, Status, Terrain
 
 
 def _battle(n_blue: int = 1, n_red: int = 1, features: tuple[Feature, ...] = ()) -> Battle:
@@ -150,3 +150,41 @@ def test_16_1_3_free_move_distance_is_read_from_the_rules(
         points = [a.to for a in options if isinstance(a, FreeMove) and a.to is not None]
         reaches.append(round(max(distance((18.0, 10.0), p) for p in points), 3))
     assert reaches == [2.0, 4.0]
+
+
+def _charge_into_fire(battle: Battle, dice: FallbackDice) -> list[Event]:
+    """Blue #0 charges red #1; red's weapon assignments are played in order."""
+    _to_mech_action(battle, dice)
+    log = list(game.play(battle, Charge(0, 1), dice))
+    while battle.decision is not None and battle.decision.kind is DecisionKind.ASSIGN_FIRE:
+        log.extend(game.play(battle, game.legal_actions(battle)[0], dice))
+    return log
+
+
+def test_18_2_charger_that_ducked_back_from_the_target_fire_does_not_close() -> None:
+    """Charger passes 0, target 2: it fires; a hit passing 0d6 ducks the charger back (§17.4.2)."""
+    battle = _battle()
+    _place(battle, 0, (18.0, 10.0), 90.0)
+    _place(battle, 1, (18.0, 15.0), 270.0)
+    log = _charge_into_fire(battle, _dice(6, 6, 1, 1, *([6, 3, 4, 6, 6] * 6)))
+    assert any(isinstance(e, ev.DuckedBack) and e.mech == 0 for e in log)
+    assert len(_moves(log, "charge")) == 1  # the stage move only: no move into contact
+    assert distance(battle.mechs[0].pos, battle.mechs[1].pos) > 3.0
+    assert not any(isinstance(e, ev.MeleeRound) for e in log)
+    assert battle.decision is None or battle.decision.kind is not DecisionKind.MELEE_DECLARE
+
+
+def test_15_2_3_d25_prone_leaving_mech_stands_then_leaves() -> None:
+    """A prone mech with Leave the Battlefield stands at its side's next phase, then leaves."""
+    battle = _battle(n_blue=2)
+    _place(battle, 0, (18.0, 10.0), 90.0)
+    _place(battle, 1, (30.0, 10.0), 90.0)
+    _place(battle, 2, (18.0, 30.0), 270.0)
+    battle.mechs[0].prone = True
+    battle.mechs[0].status = Status.LEAVE_BATTLEFIELD
+    log = game.advance(battle, _dice())
+    stood = [i for i, e in enumerate(log) if isinstance(e, ev.StoodUp) and e.mech == 0]
+    left = [i for i, e in enumerate(log) if isinstance(e, ev.MechMoved) and e.mech == 0]
+    assert stood and left and stood[0] < left[0]
+    assert _moves(log, "leave") and not battle.mechs[0].prone
+    assert battle.mechs[0].pos[1] < 10.0  # toward blue's home edge
