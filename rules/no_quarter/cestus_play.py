@@ -108,7 +108,11 @@ def note_moves(battle: Battle) -> None:
 
 
 def troll_check(ctx: Ctx) -> None:
-    """Mission 2: the first player LOS to the bridge rolls for The Troll (§27.8, 2.0.6)."""
+    """Mission 2: the first player LOS to the bridge rolls for The Troll (§27.8, 2.0.6).
+
+    After a 5-6 the test is repeated once in each later player group activation that has LOS
+    (``troll.tested`` keeps the activation tested last), until a Troll appears.
+    """
     battle = ctx.battle
     mission = cestus_of(battle)
     if mission is None or mission.special.troll is None or battle.mission is None:
@@ -132,6 +136,10 @@ def troll_check(ctx: Ctx) -> None:
     )
     if not seen:
         return
+    activation = _player_activation(battle)
+    if state.get("tested") == activation:
+        return  # after a 5-6: test again at a later player activation only (2.0.6 ruling)
+    state["tested"] = activation
     result = roll_troll(mission, ctx.dice)
     ctx.emit(npev.NpTableRolled("troll", None, (result.face,), None, result.placement.value))
     if result.placement is TrollPlacement.NONE:
@@ -145,6 +153,14 @@ def troll_check(ctx: Ctx) -> None:
     force = troll_force(mission, Faction(np["faction"]), ctx.dice)
     arrive_force(ctx, Side(np["side"]), force, pos, heading, "troll")
     np["contact_so_far"] = True
+
+
+def _player_activation(battle: Battle) -> list[Any]:
+    """[turn, members] of the player group activation under way ([turn, []] outside one)."""
+    for frame in reversed(battle.frames):
+        if frame.get("kind") == "group" and frame.get("side") == Side.BLUE.value:
+            return [battle.turn, sorted(frame["members"])]
+    return [battle.turn, []]
 
 
 def evaluate(
