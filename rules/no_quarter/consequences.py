@@ -28,6 +28,7 @@ from wargym.rules.no_quarter.ranged_combat import (
     pilot_test_rep,
     ranged_damage,
 )
+from wargym.rules.no_quarter.reaction import duck_back_becomes
 from wargym.rules.no_quarter.state import Mech
 from wargym.rules.no_quarter.terrain import (
     duck_back_destination,
@@ -35,7 +36,15 @@ from wargym.rules.no_quarter.terrain import (
     move_toward_edge,
     nearest_edge_away,
 )
-from wargym.rules.no_quarter.vocab import Attribute, ItemType, Location, Rank, Removal, Status
+from wargym.rules.no_quarter.vocab import (
+    Attribute,
+    ItemType,
+    Location,
+    Rank,
+    ReactionResult,
+    Removal,
+    Status,
+)
 
 DUCK_BACK_MAX = 6.0
 """Duck Back moves at most min(6", current Speed) (§15.2.4.1)."""
@@ -105,10 +114,17 @@ def involuntary_in_sight(ctx: Ctx, mech: Mech, seen_before: set[int]) -> None:
         ctx.push(insight_frame(mech.id, mech.side, groups))
 
 
+def ignores_duck_back(ctx: Ctx, mech: Mech) -> bool:
+    """Nerves of Steel: every Duck Back, of any source, is Carry On (§9.6.4 ruling)."""
+    return duck_back_becomes(ctx.rules, mech.pilot.attributes) is ReactionResult.CARRY_ON
+
+
 def duck_back(ctx: Ctx, mech: Mech, cause: Mech | None, reason: str) -> None:
     """Duck Back: nearest cover vs the cause within min(6", Speed), face away (§15.2.4.1, D9)."""
     if mech.removed is not None or mech.prone or mech.status is Status.LEAVE_BATTLEFIELD:
         return  # a prone mech ignores Duck Back (D25); Leave is permanent (§16.3.3)
+    if ignores_duck_back(ctx, mech):
+        return  # it carries on (§9.6.4)
     ctx.emit(ev.StatusChanged(mech.id, Status.DUCK_BACK, reason))
     if cause is None:
         return

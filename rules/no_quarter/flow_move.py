@@ -15,11 +15,16 @@ from wargym.rules.dice import successes
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter.actions import Action, Charge, ChooseMech, DecisionKind, FreeMove
 from wargym.rules.no_quarter.bumping import bump, planning_bodies
-from wargym.rules.no_quarter.consequences import cross_flames, duck_back, queue_tests
+from wargym.rules.no_quarter.consequences import (
+    cross_flames,
+    duck_back,
+    ignores_duck_back,
+    queue_tests,
+)
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, insight_frame
 from wargym.rules.no_quarter.flow_fire import fire_frame
-from wargym.rules.no_quarter.flow_melee import charge_frame
+from wargym.rules.no_quarter.flow_melee import charge_frame, room_for_attacker
 from wargym.rules.no_quarter.geometry import distance, heading_to
 from wargym.rules.no_quarter.perception import (
     IN_SIGHT_CHARGE_RANGE,
@@ -341,6 +346,7 @@ def _next_winner(ctx: Ctx, frame: Frame) -> None:
         for f in foes
         if distance(f.pos, mech.pos) <= IN_SIGHT_CHARGE_RANGE
         and line_between(battle, mech, f).visible
+        and room_for_attacker(battle, ctx.rules, f)
     ]
     if near and not mech.prone and mech.speed > 0 and not engaged_with(battle, mech):
         if len(near) == 1:
@@ -361,7 +367,7 @@ def _next_winner(ctx: Ctx, frame: Frame) -> None:
             for i, it in enumerate(f.design.items)
         )
     ]
-    if threats:
+    if threats and not ignores_duck_back(ctx, mech):  # Nerves of Steel carries on (§9.6.4)
         ctx.emit(ev.InSightAction(mech.id, "duck_back"))
         nearest = min(threats, key=lambda f: distance(f.pos, mech.pos))
         duck_back(ctx, mech, nearest, "In Sight winner unable to fire or charge")

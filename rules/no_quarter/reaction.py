@@ -169,7 +169,7 @@ def reaction_result(
         result = cell.if_damaged
     if result is ReactionResult.DUCK_BACK:
         effects = [rules.effect(a) for a in set(attributes)]
-        nerves = next((e.duck_back_becomes for e in effects if e.duck_back_becomes), None)
+        nerves = duck_back_becomes(rules, attributes)
         coward = next(
             (e.fired_on_duck_back_becomes for e in effects if e.fired_on_duck_back_becomes), None
         )
@@ -178,6 +178,17 @@ def reaction_result(
         elif coward is not None and test is ReactionTest.FIRED_ON:
             result = coward
     return ReactionOutcome(result, cell.rep_change)
+
+
+def duck_back_becomes(
+    rules: NoQuarterRules, attributes: Iterable[Attribute]
+) -> ReactionResult | None:
+    """What an attribute turns every Duck Back into, whatever its source (§9.6.4 ruling).
+
+    Nerves of Steel: Carry On, for reaction results, ranged pass 0 and In Sight Duck Back alike.
+    """
+    effects = [rules.effect(a) for a in sorted(set(attributes), key=lambda a: a.value)]
+    return next((e.duck_back_becomes for e in effects if e.duck_back_becomes), None)
 
 
 def worst_result(

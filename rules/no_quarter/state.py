@@ -108,8 +108,11 @@ class Mech:
 
     @property
     def lost(self) -> bool:
-        """Lost for §16.2 ("friends destroyed or leaving"): destroyed, inoperable, Cheated Death
-        or given Leave the Battlefield; a mech that drove off the table unordered is not."""
+        """Lost for §16.2 ("friends destroyed or leaving") and counted once in ``Battle.losses``.
+
+        Destroyed, inoperable, Cheated Death or given Leave the Battlefield; a mech that drove
+        off the table unordered is not.
+        """
         if self.status is Status.LEAVE_BATTLEFIELD:
             return True
         return self.removed is not None and self.removed is not Removal.LEFT_TABLE
