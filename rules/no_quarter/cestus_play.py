@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wargym.rules.dice import Dice
+from wargym.rules.dice import Dice, ScriptedDice
 from wargym.rules.no_quarter import np_events as npev
 from wargym.rules.no_quarter.cestus_v import (
     CestusMission,
@@ -25,11 +25,12 @@ from wargym.rules.no_quarter.cestus_v import (
     player_exit_edges,
     village_checked,
 )
-from wargym.rules.no_quarter.cestus_v_records import TrollPlacement
+from wargym.rules.no_quarter.cestus_v_records import PefPlacementKind, TrollPlacement
 from wargym.rules.no_quarter.cestus_v_rolls import (
     cestus_force,
     force_table,
     pef_contact_deltas,
+    pef_entry_points,
     roll_troll,
     troll_force,
     troll_position,
@@ -161,6 +162,37 @@ def _player_activation(battle: Battle) -> list[Any]:
         if frame.get("kind") == "group" and frame.get("side") == Side.BLUE.value:
             return [battle.turn, sorted(frame["members"])]
     return [battle.turn, []]
+
+
+def opening_pefs(ctx: Ctx, mission: CestusMission) -> None:
+    """Missions 6-8 place their own opening PEFs, after the player's set-up (§27.8 N.0.4).
+
+    Missions 6/7 roll a section per PEF (``pef_entry_points``); Mission 8 puts one in each of
+    sections 1, 4 and 5 with no die and hides it there as 20.0 step 2 does for a rolled one.
+    """
+    battle = ctx.battle
+    np = battle.np
+    assert np is not None
+    if PefPlacementKind(mission.pef_placement.kind) is not PefPlacementKind.FIXED_SECTIONS:
+        for i, (face, section, point) in enumerate(pef_entry_points(mission, ctx.dice)):
+            ctx.emit(npev.PefPlaced(i, point, face or None, section, False, None))
+        return
+    from wargym.rules.no_quarter.pef import place_pefs, spotters_of
+    from wargym.rules.no_quarter.perception import bodies
+
+    side = Side(np["side"]).other
+    spotters = spotters_of(battle, side)
+    edge = battle.home_edges.get(side, "south")
+    for i, section in enumerate(mission.pef_placement.sections):
+        (placed,) = place_pefs(  # the section is given, not rolled: the script stands in
+            battle.battlefield,
+            spotters,
+            ScriptedDice([section]),
+            count=1,
+            bodies=bodies(battle),
+            player_edge=edge,
+        )
+        ctx.emit(npev.PefPlaced(i, placed.pos, None, section, placed.hidden, None))
 
 
 def evaluate(

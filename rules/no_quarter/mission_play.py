@@ -27,7 +27,7 @@ from wargym.rules.no_quarter.cestus_v import (
     deployment_zones,
     mission_for_scenario,
 )
-from wargym.rules.no_quarter.cestus_v_rolls import np_group_default, pef_entry_points
+from wargym.rules.no_quarter.cestus_v_rolls import np_group_default
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.enemy import NpGroupState, NpObjective, NpPosture, reached_edge
 from wargym.rules.no_quarter.enemy import secret_objective as roll_secret_objective
@@ -161,8 +161,7 @@ def new_mission(
         pefs=standard_pefs,
     )
     if not standard_pefs and cestus is not None:  # Missions 6-8 place their own (§27.8)
-        for i, (face, section, point) in enumerate(pef_entry_points(cestus, dice)):
-            ctx.emit(npev.PefPlaced(i, point, face or None, section, False, None))
+        cestus_play.opening_pefs(ctx, cestus)  # Mission 8: hidden in its sections (20.0)
     if kind is MissionType.DEFEND:
         objective = sc.np_objective
         if objective is None:

@@ -3,6 +3,9 @@ Mission 8 set-up (§27.3, §27.8, §19.3.1)."""
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 import numpy as np
 
 from wargym.rules.dice import RandomDice, ScriptedDice
@@ -18,6 +21,10 @@ from wargym.rules.no_quarter.flow import Ctx
 from wargym.rules.no_quarter.game import legal_actions, play, rules_of
 from wargym.rules.no_quarter.mission_play import new_mission
 from wargym.rules.no_quarter.np_events import NpTableRolled
+from wargym.rules.no_quarter.pef import pef_detected, place_pefs, spotters_of
+from wargym.rules.no_quarter.perception import bodies
+from wargym.rules.no_quarter.sections import section_of
+from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.vocab import Faction, Side
 
 
@@ -88,3 +95,40 @@ def test_27_m2_troll_retested_once_per_later_activation() -> None:
     troll_check(later)  # the next player activation tests again: 1, on the bridge
     assert [e.faces for e in _troll_rolls(later)] == [(1,)]
     assert battle.mission is not None and battle.mission["troll"]["done"]
+
+
+def _as_set_up(scenario: Any, seed: int) -> Battle:
+    """The battle as set up, before any rule plays (a copy taken by the prepare hook)."""
+    opening: list[Battle] = []
+    new_mission(
+        scenario,
+        np.random.default_rng(seed),
+        RandomDice.from_seed(seed),
+        prepare=lambda b: opening.append(copy.deepcopy(b)),
+    )
+    return opening[0]
+
+
+def test_27_m8_opening_pefs_hidden_in_sections_1_4_5() -> None:
+    mission = campaign_definition().mission(8)
+    hidden_somewhere = False
+    for seed in range(3):
+        setup = _as_set_up(mission.scenario("gaea_prime"), seed)
+        assert setup.np is not None
+        pefs = setup.np["pefs"]
+        bf = setup.battlefield
+        spotters = spotters_of(setup, Side.BLUE)
+        assert [section_of((p["pos"][0], p["pos"][1]), bf.width, bf.height) for p in pefs] == [
+            1,
+            4,
+            5,
+        ]
+        for pef, n in zip(pefs, (1, 4, 5), strict=True):
+            pos = (pef["pos"][0], pef["pos"][1])
+            # 20.0 step 2 with the section fixed: the same spot the rolled placement would pick
+            (want,) = place_pefs(bf, spotters, ScriptedDice([n]), count=1, bodies=bodies(setup))
+            assert pos == want.pos
+            if want.hidden:
+                hidden_somewhere = True
+                assert not pef_detected(bf, pos, spotters, bodies=bodies(setup))
+    assert hidden_somewhere
