@@ -26,7 +26,7 @@ from wargym.rules.errors import TableError, short_repr
 from wargym.rules.events import Event
 from wargym.rules.no_quarter import game
 from wargym.rules.no_quarter.data import RulesOptions
-from wargym.rules.no_quarter.mission_play import new_mission
+from wargym.rules.no_quarter.mission_play import setup_mission
 from wargym.rules.no_quarter.missions import mission_tables
 from wargym.rules.no_quarter.scenario import Scenario, load_scenario, scenario_from_dict
 from wargym.rules.no_quarter.state import Battle, BattleOptions
@@ -35,6 +35,7 @@ from wargym.rules.no_quarter.vocab import Side
 from .arguments import check_battle_bounds, check_skirmish_config
 from .mission_encoding import MissionObservationEncoder, SightingOrder, pef_markers
 from .opponents import Agent, make_opponent
+from .setup_log import with_setup_events
 from .solo import MAX_REDRAWS, SHAPING_TERMS, NoQuarterSkirmishEnv
 
 MISSION_SHAPING_TERMS = (*SHAPING_TERMS, "recon", "exit")
@@ -314,9 +315,12 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
         """Decisions played for the agent because no legal option fitted the codec's slots."""
 
     def _build(self, rng: np.random.Generator, dice: Dice) -> Battle:
-        battle = new_mission(self.scenario, rng, dice)
+        battle, setup = setup_mission(self.scenario, rng, dice)
+        start = battle.clone()  # the set-up, before any rule is played (setup_log.py)
+        self._built = (start, setup, game.advance(battle, dice))
         if self.opponent_spec != "rules" and battle.np is not None:
-            game.seat_np_outside(battle)  # the opponent answers the NP side's decisions
+            for state in (start, battle):  # the opponent answers the NP side's decisions
+                game.seat_np_outside(state)
         return battle
 
     def reset(
@@ -343,7 +347,7 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
             events += self._opponent_plays()
             if not self.battle.over:
                 break
-        return self._finish(before, events, None, fresh=True)
+        return with_setup_events(self, *self._finish(before, events, None, fresh=True))
 
     def _opponent_plays(self) -> list[Event]:
         """Red's decisions, and those no slot can express (the first legal option, "auto").

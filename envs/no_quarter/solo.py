@@ -47,6 +47,7 @@ from .arguments import check_skirmish_config
 from .codec import ACTION_VERSION, ActionCodec, SlotsFn
 from .encoding import Markers, ObservationEncoder, filter_events, no_markers
 from .opponents import Agent, OpponentSeat, make_opponent
+from .setup_log import Built, begin_log, with_setup_events
 
 REPLAY_VERSION = "nq-replay-v1"
 BattleFactory = Callable[[np.random.Generator, Dice], Battle]
@@ -181,6 +182,8 @@ class SkirmishCore:
         self._dice: Dice = RandomDice(np.random.default_rng(0))
         self._start: Battle | None = None
         self._log: list[dict[str, Any]] = []
+        self._built: Built | None = None  # a factory's set-up record (setup_log.py)
+        self._setup_events: list[Event] = []
         self._seed: int | None = None
         self._seen: dict[Side, frozenset[int]] = {}
 
@@ -216,11 +219,9 @@ class SkirmishCore:
             if count > self.max_mechs:
                 raise ValueError(f"{side.value} has {count} mechs; max_mechs is {self.max_mechs}")
         self._battle = battle
-        self._start = battle.clone()
-        self._log = []
         if self.advisor is not None:
             self.advisor.reset()
-        return game.advance(battle, dice)
+        return begin_log(self, battle, dice)
 
     def _action_table(self, battle: Battle, viewer: Side) -> dict[int, Action]:
         """The codec's ``{index: legal action}`` of ``viewer``'s pending decision (else empty)."""
@@ -496,7 +497,7 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
             events += self._opponent_plays()
             if not self.battle.over:
                 break
-        return self._finish(before, events, None, fresh=True)
+        return with_setup_events(self, *self._finish(before, events, None, fresh=True))
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Play one blue decision, then red's until blue decides again or the battle ends."""

@@ -17,6 +17,7 @@ from typing import Literal
 import numpy as np
 
 from wargym.rules.dice import Dice
+from wargym.rules.events import Event
 from wargym.rules.no_quarter import cestus_play
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter import np_events as npev
@@ -86,10 +87,44 @@ def new_mission(
     """Set up a mission (or a skirmish) from a scenario and run it to the first decision.
 
     ``prepare(battle)`` runs once everything is set up and before any rule is played (a
-    campaign writes its company's carried damage and its off-table reserve there).
+    campaign writes its company's carried damage and its off-table reserve there). The
+    set-up's events: :func:`new_mission_logged`.
+    """
+    return new_mission_logged(scenario, rng, dice, prepare=prepare)[0]
+
+
+def new_mission_logged(
+    scenario: Scenario | str | Path,
+    rng: np.random.Generator,
+    dice: Dice,
+    *,
+    prepare: Callable[[Battle], None] | None = None,
+) -> tuple[Battle, list[Event]]:
+    """:func:`new_mission` and every event of its set-up and of the play to the first decision.
+
+    The events are those of :func:`setup_mission` (already in its battle) followed by those of
+    the first ``game.advance`` (the turn-1 activation roll and what follows it).
     """
     from wargym.rules.no_quarter.game import advance  # the game sequences set-up, not vice versa
 
+    battle, events = setup_mission(scenario, rng, dice, prepare=prepare)
+    return battle, events + advance(battle, dice)
+
+
+def setup_mission(
+    scenario: Scenario | str | Path,
+    rng: np.random.Generator,
+    dice: Dice,
+    *,
+    prepare: Callable[[Battle], None] | None = None,
+) -> tuple[Battle, list[Event]]:
+    """Set a mission up without playing it, and the events of its set-up rolls.
+
+    The events (already applied to the battle) are the PEF placements and their section
+    rolls (§20.0), the secret-objective roll of table 22.3.1 and the NP groups' settings. The
+    battle stops before any rule is played: ``game.advance(battle, dice)`` plays on from
+    there exactly as :func:`new_mission` does.
+    """
     sc = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     cestus = mission_for_scenario(sc.name)
     rules = sc.rules()
@@ -120,8 +155,7 @@ def new_mission(
     if kind is None:
         if prepare is not None:
             prepare(battle)
-        advance(battle, dice)
-        return battle
+        return battle, []
     if cestus is not None:
         battle.home_edges = {PLAYER: cestus.home_edge, ENEMY: cestus.np_home_edge}
     battle.mission = {
@@ -181,8 +215,7 @@ def new_mission(
             battle.frames.append({"kind": "objective"})
     if prepare is not None:
         prepare(battle)  # last, before any rule acts: nothing has rolled for the mechs yet
-    advance(battle, dice)
-    return battle
+    return battle, ctx.log
 
 
 def _control(sc: Scenario) -> Literal["controls", "contests", "no_campaign"]:
@@ -487,6 +520,8 @@ __all__ = [
     "exit_table",
     "mission_over",
     "new_mission",
+    "new_mission_logged",
+    "setup_mission",
     "np_exit_edges",
     "on_activation_roll",
     "on_turn_rolled",

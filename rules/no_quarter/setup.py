@@ -16,13 +16,12 @@ from wargym.rules.dice import Dice
 from wargym.rules.errors import RulesError
 from wargym.rules.events import Event
 from wargym.rules.no_quarter.data import NoQuarterRules, load_rules
+from wargym.rules.no_quarter.leaders import RED_TEAMS, formation_row, initial_ranks
 from wargym.rules.no_quarter.pilots import new_pilot
 from wargym.rules.no_quarter.state import Battle, BattleOptions, Mech
 from wargym.rules.no_quarter.terrain import Battlefield, deployment_points, generate_battlefield
-from wargym.rules.no_quarter.vocab import Faction, Rank, Side
+from wargym.rules.no_quarter.vocab import Faction, Side
 
-TEAM_SIZE = 3
-"""Mechs in a Team (§11.0)."""
 HOME_EDGES = {Side.BLUE: "south", Side.RED: "north"}
 """Where each side deploys and where its Leaving mechs head (ruling D10)."""
 FACING = {Side.BLUE: 90.0, Side.RED: 270.0}
@@ -40,14 +39,6 @@ class ForceSpec:
     """The first ``stars`` pilots are Stars (Rep 5, two attributes) (§9.1)."""
     use_attributes: bool = True
     """Roll pilot attributes (§9.6); False plays the "vanilla" game."""
-
-
-def _rank_for(index: int, teams: int) -> Rank | None:
-    if index == 0:
-        if teams >= 3:
-            return Rank.PLATOON_LEADER
-        return Rank.SQUAD_LEADER if teams == 2 else Rank.TEAM_LEADER
-    return Rank.TEAM_LEADER if index % TEAM_SIZE == 0 else None
 
 
 def new_battle(
@@ -86,7 +77,9 @@ def new_battle(
             points = deployment_points(
                 battlefield, edge, len(designs), rng, radius=options.base_radius
             )
-        teams = (len(designs) + TEAM_SIZE - 1) // TEAM_SIZE
+        team_size = rules.team_size
+        teams = (len(designs) + team_size - 1) // team_size
+        leaders = initial_ranks(teams, formation_row(rules, force.faction))
         for index, (design, pos) in enumerate(zip(designs, points, strict=True)):
             mech_id = len(mechs)
             pilot = new_pilot(
@@ -108,8 +101,8 @@ def new_battle(
                 speed=design.speed,
                 pos=pos,
                 heading=FACING[force.side],
-                team=index // TEAM_SIZE + (100 if force.side is Side.RED else 0),
-                rank=_rank_for(index, teams),
+                team=index // team_size + (RED_TEAMS if force.side is Side.RED else 0),
+                rank=leaders[index // team_size] if index % team_size == 0 else None,
             )
     return Battle(
         battlefield=battlefield, options=options, mechs=mechs, home_edges=dict(HOME_EDGES)
@@ -133,6 +126,42 @@ def new_skirmish(
     >>> battle = new_skirmish(np.random.default_rng(0), RandomDice.from_seed(0))
     >>> len(battle.mechs), battle.decision is not None
     (6, True)
+
+    The events of the play to that decision (the turn-1 activation roll, ...):
+    :func:`new_skirmish_logged`.
+    """
+    return new_skirmish_logged(
+        rng,
+        dice,
+        blue=blue,
+        red=red,
+        mechs_per_side=mechs_per_side,
+        stars=stars,
+        options=options,
+        battlefield=battlefield,
+    )[0]
+
+
+def new_skirmish_logged(
+    rng: np.random.Generator,
+    dice: Dice,
+    *,
+    blue: Faction = Faction.STAR_ARMY,
+    red: Faction = Faction.HISHEN,
+    mechs_per_side: int = 3,
+    stars: int = 0,
+    options: BattleOptions | None = None,
+    battlefield: Battlefield | None = None,
+) -> tuple[Battle, list[Event]]:
+    """:func:`new_skirmish` and the events of the play to its first decision.
+
+    The events start with the turn-1 ``ActivationRolled``; applied to a clone of the battle
+    taken before them they give the returned battle.
+
+    >>> from wargym.rules.dice import RandomDice
+    >>> battle, events = new_skirmish_logged(np.random.default_rng(0), RandomDice.from_seed(0))
+    >>> type(events[0]).__name__ in ("TurnStarted", "ActivationRolled")
+    True
     """
     from wargym.rules.no_quarter.game import advance  # the game sequences set-up, not vice versa
 
@@ -145,5 +174,4 @@ def new_skirmish(
         picks = tuple(str(pool[int(i)]) for i in rng.integers(0, len(pool), size=mechs_per_side))
         forces.append(ForceSpec(side, faction, picks, stars=stars))
     battle = new_battle(forces, field, rng, dice, options)
-    _log: list[Event] = advance(battle, dice)
-    return battle
+    return battle, advance(battle, dice)

@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     from wargym.rules.no_quarter.actions import action_to_dict
     from wargym.rules.no_quarter.cestus_v_data import load_mission
     from wargym.rules.no_quarter.cestus_v_rolls import mission_scenario
-    from wargym.rules.no_quarter.mission_play import new_mission
+    from wargym.rules.no_quarter.mission_play import setup_mission
     from wargym.rules.no_quarter.vocab import Faction
 
     check_output("--replay", args.replay)
@@ -118,8 +118,8 @@ def run(args: argparse.Namespace) -> int:
     setup_rng, dice_rng = rng.spawn(2)
     dice = RandomDice(dice_rng)
     scenario = mission_scenario(mission, faction=Faction.STAR_ARMY, turn_limit=args.max_turns)
-    battle = new_mission(scenario, setup_rng, dice)
-    start = battle.to_dict()
+    battle, setup = setup_mission(scenario, setup_rng, dice)
+    start = battle.to_dict()  # the set-up's events are in it; the "setup" step shows them
     title = f"Cestus V, mission {mission.number}: {mission.name} ({mission.kind.value})"
     print(f"{title}, seed {args.seed}")
     print(f"Player (blue, Star Army): the learned policy {policy_path.name}")
@@ -129,7 +129,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {mech.side.value:4} #{mech.id} {mech.design.id:14} Rep {mech.rep}{star}")
     print(battle.battlefield.ascii(), end="\n\n")
     steps: list[dict[str, Any]] = [
-        {"agent": "rules", "index": None, "action": None, "events": game.advance(battle, dice)}
+        {"agent": "setup", "index": None, "action": None, "events": setup},
+        {"agent": "rules", "index": None, "action": None, "events": game.advance(battle, dice)},
     ]
     while not battle.over:
         decision = battle.decision

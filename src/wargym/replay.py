@@ -9,7 +9,9 @@ slider, arrow keys, autoplay).
 Accepted inputs (:func:`frames_of`):
 
 * ``nq-replay-v1``: what ``NoQuarterSkirmishEnv.save_replay`` writes (the set-up battle,
-  every decision with its events, the outcome);
+  every decision with its events, the outcome); a step of agent ``"setup"`` holds the
+  set-up's own events (PEF section rolls, the 22.3.1 objective roll), which the set-up
+  battle already includes: its frame shows them without applying them again;
 * a No Quarter battle with an event list: ``{"start": <Battle.to_dict()>, "events": [...]}``
   (``initial_state`` is accepted for ``start``); each event becomes one step;
 * ``hex-replay-v1`` (Pentagon War / Starship Combat): ``{"format": "hex-replay-v1",
@@ -96,7 +98,11 @@ def frames_of(data: Any) -> dict[str, Any]:
         raise ReplayError(f"start: must be an object, not {short_repr(start)}")
     if "steps" in data:
         steps = [
-            {"label": _step_label(i, s), "events": check_events(s.get("events", []), f"steps[{i}]")}
+            {
+                "label": _step_label(i, s),
+                "events": check_events(s.get("events", []), f"steps[{i}]"),
+                "applied": s.get("agent") != "setup",
+            }
             for i, s in enumerate(check_objects(data["steps"], "steps"))
         ]
     elif isinstance(data.get("events"), list):
@@ -114,7 +120,8 @@ def _step_label(i: int, step: dict[str, Any]) -> str:
     action = step.get("action") or {}
     if not isinstance(action, dict):
         raise ReplayError(f"steps[{i}].action: must be an object or null, not {short_repr(action)}")
-    kind = short_text(action.get("type", "illegal (no-op)"))
+    quiet = {"setup": "set-up rolls", "rules": "the rules play on"}.get(str(step.get("agent")))
+    kind = short_text(action.get("type", quiet or "illegal (no-op)"))
     rest = ", ".join(f"{short_text(k)} {short_text(v)}" for k, v in action.items() if k != "type")
     return f"{i + 1}. {short_text(step.get('agent', '?'))}: {kind}" + (f" ({rest})" if rest else "")
 
@@ -137,7 +144,7 @@ def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -
     warnings: list[str] = []
     for number, step in enumerate(steps, 1):
         before = {m["id"]: m["pos"] for m in frames[-1]["mechs"]}
-        for raw in step["events"]:
+        for raw in step["events"] if step.get("applied", True) else ():
             try:
                 battle.apply(NO_QUARTER_EVENTS.from_dict(dict(raw)))
             except Exception as exc:  # noqa: BLE001 - show the rest of the game anyway
