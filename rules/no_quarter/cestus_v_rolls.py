@@ -230,11 +230,15 @@ def np_group_default(mission: CestusMission, rolled: AttackObjective | None = No
         objective = NpObjective(rolled.value)
     elif rule in (NpObjectiveRule.BREAK_THROUGH, NpObjectiveRule.EXIT_SECTION_7):
         objective = NpObjective.BREAK_THROUGH
+    sections: tuple[int, ...] = ()
+    if rule is NpObjectiveRule.EXIT_SECTION_7:  # Mission 8: out through section 7 (8.0.1)
+        sections = tuple(mission.objective.forbid_enemy_exit_sections)
     return NpGroupState(
         posture=posture,
         objective=objective,
         own_edge=mission.np_home_edge,
         exit_edge=mission.home_edge,
+        exit_sections=sections,
     )
 
 

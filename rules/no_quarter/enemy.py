@@ -107,6 +107,9 @@ class NpGroupState:
     """Where the group came from and withdraws to (ruling 22.1.6: the far edge)."""
     exit_edge: str = "south"
     """Break-through edge (§22.3.1: the player's edge)."""
+    exit_sections: tuple[int, ...] = ()
+    """Break through only across the part of ``exit_edge`` bordering these sections (Cestus V
+    Mission 8: section 7); () = anywhere along the edge."""
     after_beaten: Literal["resume_patrol", "withdraw", "none"] = "none"
     """What a defending patrol does once the enemy is beaten away (§22.1.6)."""
     target: int | None = None

@@ -49,6 +49,7 @@ from wargym.rules.no_quarter.enemy import (
 from wargym.rules.no_quarter.geometry import EPS, Point, distance, heading_to, in_arc, step_toward
 from wargym.rules.no_quarter.pef import Spotter
 from wargym.rules.no_quarter.perception import bodies, line_between
+from wargym.rules.no_quarter.sections import exit_point, exits_through
 from wargym.rules.no_quarter.state import Battle, Mech
 from wargym.rules.no_quarter.vocab import Side
 
@@ -170,6 +171,10 @@ def _goal(
         if state.target in by_id:
             return by_id[state.target].pos
         if state.objective is NpObjective.BREAK_THROUGH:
+            if state.exit_sections:  # Cestus V Mission 8: head for section 7 (8.0.1)
+                return exit_point(
+                    mech.pos, state.exit_edge, state.exit_sections, bf.width, bf.height
+                )
             return edge_point(bf, mech.pos, state.exit_edge)
         if nearest is not None:
             return nearest.pos
@@ -261,7 +266,12 @@ def _exit(
         return None
     for option in options:
         if isinstance(option, ExitTable) and option.edge == state.exit_edge:
-            edge = edge_point(battle.battlefield, mech.pos, option.edge, 0.0)
+            bf = battle.battlefield
+            if state.exit_sections and not exits_through(
+                mech.pos, option.edge, state.exit_sections, bf.width, bf.height
+            ):
+                continue  # not through the sections it is aimed at (Mission 8: section 7)
+            edge = edge_point(bf, mech.pos, option.edge, 0.0)
             if distance(mech.pos, edge) <= reach + EPS:
                 return option
     return None

@@ -161,6 +161,34 @@ def edge_segments(
     return tuple(seg for n in sections for seg in section_rect(n, width, height).edges)
 
 
+def exit_point(
+    p: Point,
+    edge: str,
+    sections: Iterable[int],
+    width: float = 36.0,
+    height: float = 36.0,
+    margin: float = 0.5,
+) -> Point:
+    """The point ``margin`` inside ``edge`` nearest to ``p`` that exits through ``sections``.
+
+    Its crossing lies on a segment of ``edge`` bordering one of ``sections`` (a break-through
+    aimed at a section, §27.8 Mission 8). With no such segment: the nearest point of the edge.
+    """
+    if edge not in ("north", "south", "east", "west"):
+        raise StateError(f"edge: {edge!r} is not north, south, east or west")
+    along = p[0] if edge in ("north", "south") else p[1]
+    segs = [s for s in edge_segments(sections, width, height) if s.edge == edge]
+    if segs:
+        lo = min(segs, key=lambda s: abs(min(max(along, s.start), s.end) - along))
+        along = min(max(along, lo.start + margin), lo.end - margin)
+    return {
+        "north": (along, height - margin),
+        "south": (along, margin),
+        "east": (width - margin, along),
+        "west": (margin, along),
+    }[edge]
+
+
 def exit_section(p: Point, edge: str, width: float = 36.0, height: float = 36.0) -> int:
     """The section a mech at ``p`` leaves through when it crosses ``edge`` (§0.2)."""
     x = min(max(p[0], 0.0), width)

@@ -4,19 +4,22 @@ Mission 8 set-up (§27.3, §27.8, §19.3.1)."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import numpy as np
 
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.no_quarter import campaign_events as cev
-from wargym.rules.no_quarter.actions import ActivateGroup, DecisionKind
+from wargym.rules.no_quarter.actions import ActivateGroup, DecisionKind, ExitTable
 from wargym.rules.no_quarter.campaign import load_definition
 from wargym.rules.no_quarter.campaign_play import start_campaign
 from wargym.rules.no_quarter.cestus_play import troll_check
 from wargym.rules.no_quarter.cestus_v import campaign_definition, force_table
-from wargym.rules.no_quarter.cestus_v_rolls import force_class_for
+from wargym.rules.no_quarter.cestus_v_rolls import force_class_for, np_group_default
 from wargym.rules.no_quarter.data import load_rules
+from wargym.rules.no_quarter.enemy import NpObjective
+from wargym.rules.no_quarter.enemy_decide import _exit, _goal
 from wargym.rules.no_quarter.flow import Ctx
 from wargym.rules.no_quarter.game import legal_actions, play, rules_of
 from wargym.rules.no_quarter.mission_play import new_mission
@@ -132,3 +135,23 @@ def test_27_m8_opening_pefs_hidden_in_sections_1_4_5() -> None:
                 hidden_somewhere = True
                 assert not pef_detected(bf, pos, spotters, bodies=bodies(setup))
     assert hidden_somewhere
+
+
+def test_27_m8_hishen_head_for_and_leave_through_section_7() -> None:
+    mission = campaign_definition().mission(8)
+    state = np_group_default(mission)
+    assert state.objective is NpObjective.BREAK_THROUGH and state.exit_sections == (7,)
+    battle = new_mission(
+        mission.scenario("gaea_prime"), np.random.default_rng(0), RandomDice.from_seed(0)
+    )
+    red = battle.mechs_of(Side.RED)[0]
+    free = dataclasses.replace(state, target=None)
+    for start in ((30.0, 30.0), (20.0, 8.0), (5.0, 20.0)):
+        red.pos = start
+        goal = _goal(battle, red, free, [], 6.0, [])
+        assert goal is not None and goal[1] < 1.0 and goal[0] <= 12.0  # section 7's south edge
+    exit_south = ExitTable(red.id, "south")
+    red.pos = (18.0, 2.0)  # in reach of the south edge, but through section 8
+    assert _exit(battle, [exit_south], red, free, [], 6.0) is None
+    red.pos = (9.0, 2.0)  # through section 7: the Hishen objective (8.0.1)
+    assert _exit(battle, [exit_south], red, free, [], 6.0) == exit_south
