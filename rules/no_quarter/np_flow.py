@@ -130,7 +130,9 @@ def np_choose(ctx: Ctx, options: list[Action]) -> Action:
                     roll.team,
                     roll.pursuit.faces,
                     roll.pursuit.passes,
-                    str(roll.pursuit.target),
+                    "objective" if roll.pursuit.target is None else str(roll.pursuit.target),
+                    roll.leader,
+                    roll.pursuit.target,
                 )
             )
         if roll.move is not None:
@@ -141,6 +143,7 @@ def np_choose(ctx: Ctx, options: list[Action]) -> Action:
                     roll.move.faces,
                     roll.move.passes,
                     roll.move.order.value,
+                    roll.leader,
                 )
             )
     for team, state in context.groups.items():
