@@ -10,8 +10,8 @@ from wargym.rules.dice import Dice, passed_dice
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter.flow import Ctx, Frame, insight_frame, nearest_frame, roll_index
 from wargym.rules.no_quarter.geometry import distance, heading_to
+from wargym.rules.no_quarter.leaders import successor
 from wargym.rules.no_quarter.perception import (
-    MECH_DOWN_RADIUS,
     bodies,
     concealed,
     in_cover_from,
@@ -232,15 +232,19 @@ def leave_battlefield(
 def mech_down_entries(ctx: Ctx, downed: Mech) -> list[Frame]:
     """Mech Down tests: friends within 4" and in LOS, of class >= the downed mech's (§16.2).
 
+    Radius and LOS requirement: ``reaction_tests.yaml`` (``mech_down_radius_inches``, ...).
+
     The caller marks the enemies that caused the loss (:func:`caused_by`), if it knows them.
     """
     entries: list[Frame] = []
     for friend in ctx.battle.mechs_of(downed.side):
         if friend.id == downed.id or friend.mech_class < downed.mech_class:
             continue
-        if distance(friend.pos, downed.pos) > MECH_DOWN_RADIUS:
+        if distance(friend.pos, downed.pos) > ctx.rules.reaction.mech_down_radius_inches:
             continue
-        if line_between(ctx.battle, friend, downed).visible:
+        if not ctx.rules.reaction.mech_down_requires_los or (
+            line_between(ctx.battle, friend, downed).visible
+        ):
             entries.append({"mech": friend.id, "test": "mech_down", "causes": [downed.id]})
     return entries
 
@@ -258,17 +262,15 @@ def remove(ctx: Ctx, mech: Mech, reason: Removal) -> None:
 
 
 def _succession(ctx: Ctx, lost: Mech) -> None:
-    """The highest-Rep pilot of the Team takes over; higher ranks pass to a Team Leader (§12.0)."""
+    """His Team gets a new Team Leader, then his own rank passes on (§12.0, ``leaders.yaml``)."""
     friends = ctx.battle.mechs_of(lost.side)
-    team = [m for m in friends if m.team == lost.team and m.rank is None]
-    if team:
-        heir = max(team, key=lambda m: (m.rep, -m.id))
-        ctx.emit(ev.LeaderAppointed(heir.id, Rank.TEAM_LEADER.value, lost.id))
+    ranks = [Rank.TEAM_LEADER]
     if lost.rank is not None and lost.rank is not Rank.TEAM_LEADER:
-        leaders = [m for m in friends if m.rank is Rank.TEAM_LEADER]
-        if leaders:
-            heir = min(leaders, key=lambda m: (m.team, m.id))  # 1st, then 2nd ... (§12.0)
-            ctx.emit(ev.LeaderAppointed(heir.id, lost.rank.value, lost.id))
+        ranks.append(lost.rank)
+    for rank in ranks:
+        heir = successor(ctx.rules, lost, rank, friends)
+        if heir is not None:
+            ctx.emit(ev.LeaderAppointed(heir.id, rank.value, lost.id))
 
 
 def pilot_killed(ctx: Ctx, mech: Mech, how: str) -> None:

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from wargym.rules.errors import TableError
 from wargym.rules.no_quarter.records import (
+    SUCCESSION_SPEC,
     ActivationRules,
     AttributeEffect,
     CapacityRow,
@@ -403,6 +404,13 @@ def load_leaders(node: Node) -> LeaderRules:
         raise node["ranks_low_to_high"].fail("must list every rank, lowest first")
     succession_node = node["succession"]
     succession_node.keys_exactly(set(ranks))
+    for _, child in succession_node.items():
+        for spec in child.as_strs():
+            if SUCCESSION_SPEC.fullmatch(spec) is None:
+                raise child.fail(
+                    f"unknown successor {spec[:80]!r}; use highest_rep_pilot_in_team, "
+                    "highest_rep_team_leader_in_squad, squad_leader_<n> or platoon_leader_<n>"
+                )
     return LeaderRules(
         ranks,
         frozen({str(k): child.as_strs() for k, child in succession_node.items()}),

@@ -72,7 +72,7 @@ def phase_step(ctx: Ctx, frame: Frame) -> None:
             # even before the mech's own turn in its group comes (ruling D6)
             mech.fired_this_activation = False
         for s in (side, side.other):
-            groups = form_groups(battle, s)
+            groups = form_groups(battle, s, ctx.rules)
             leaders = [group_leader(battle, g) for g in groups]
             ctx.emit(ev.GroupsFormed(s, tuple(tuple(g) for g in groups), tuple(leaders)))
             if s is side:

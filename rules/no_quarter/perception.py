@@ -7,18 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from wargym.rules.no_quarter.data import NoQuarterRules
+from wargym.rules.no_quarter.data import NoQuarterRules, load_rules
 from wargym.rules.no_quarter.geometry import distance, heading_to, in_arc
+from wargym.rules.no_quarter.leaders import commands
 from wargym.rules.no_quarter.state import Battle, Mech
 from wargym.rules.no_quarter.terrain import Body, Sight, in_cover, is_concealed, sight
-from wargym.rules.no_quarter.vocab import Rank, Side, Status
+from wargym.rules.no_quarter.vocab import Side, Status
 
 Point = tuple[float, float]
 
-COMMAND_RADIUS = 8.0
-"""Command radius and group cohesion link length in inches (§12.2, §13.2)."""
-MECH_DOWN_RADIUS = 4.0
-"""Mechs within this distance of a downed friend take Mech Down (§16.2)."""
 IN_SIGHT_CHARGE_RANGE = 6.0
 """An In Sight winner that cannot fire charges an enemy this close (§16.1.4)."""
 TWISTS = (0, -90, 90)
@@ -161,19 +158,28 @@ def cause_in_range(battle: Battle, tester: Mech, cause: Mech) -> bool:
     return bool(twists_to_engage(battle, tester, cause))
 
 
-def linked(battle: Battle, a: Mech, b: Mech) -> bool:
-    """Within 8" with an unobstructed line either way, arcs ignored (§13.2, ruling D3)."""
-    if distance(a.pos, b.pos) > COMMAND_RADIUS:
+def linked(
+    battle: Battle, a: Mech, b: Mech, inches: float = 8.0, *, requires_los: bool = True
+) -> bool:
+    """Within ``inches`` with an unobstructed line either way, arcs ignored (§13.2, D3)."""
+    if distance(a.pos, b.pos) > inches:
         return False
+    if not requires_los:
+        return True
     return line_between(battle, a, b).visible or line_between(battle, b, a).visible
 
 
-def form_groups(battle: Battle, side: Side) -> list[list[int]]:
+def form_groups(battle: Battle, side: Side, rules: NoQuarterRules | None = None) -> list[list[int]]:
     """Groups of ``side``: connected components of cohesion links (§13.2, ruling D30).
 
     By default links are only followed inside a Team; with ``command_groups=command_radius``
-    Teams linked to a higher leader within his command radius join his group (§12.2).
+    Teams linked to a higher leader within his command radius join his group (§12.2). Link
+    lengths and LOS requirements: ``leaders.yaml`` (``rules``, else the battle's tables).
     """
+    rules = rules or load_rules(battle.options.rules)
+    table = rules.leaders
+    cohesion = (float(table.cohesion_link_inches), table.cohesion_link_requires_los)
+    command = (float(table.command_radius_inches), table.command_radius_requires_los)
     mechs = battle.mechs_of(side)
     by_id = {m.id: m for m in mechs}
     unseen = set(by_id)
@@ -189,18 +195,17 @@ def form_groups(battle: Battle, side: Side) -> list[list[int]]:
             component.append(current.id)
             for other_id in sorted(unseen):
                 other = by_id[other_id]
-                same_team = other.team == current.team
-                via_leader = merge and _commands(current, other)
-                if (same_team or via_leader) and linked(battle, current, other):
+                inches, los = cohesion
+                if other.team != current.team:
+                    under = commands(rules, current, other) or commands(rules, other, current)
+                    if not (merge and under):
+                        continue
+                    inches, los = command
+                if linked(battle, current, other, inches, requires_los=los):
                     unseen.discard(other_id)
                     stack.append(other_id)
         groups.append(sorted(component))
     return groups
-
-
-def _commands(a: Mech, b: Mech) -> bool:
-    higher = (a.rank.order if a.rank else -1, b.rank.order if b.rank else -1)
-    return max(higher) >= Rank.SQUAD_LEADER.order
 
 
 def group_leader(battle: Battle, members: list[int]) -> int:

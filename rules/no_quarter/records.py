@@ -8,6 +8,7 @@ defined here too, so that the loader and the resolvers share one vocabulary.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -353,6 +354,13 @@ class MountingRules:
     per_location_max_wv_per_armor: int
     melee_weapon_locations: frozenset[Location]
     max_ews_per_mech: int
+
+
+SUCCESSION_SPEC = re.compile(
+    r"highest_rep_pilot_in_team|highest_rep_team_leader_in_squad"
+    r"|(?P<rank>squad_leader|platoon_leader)_(?P<n>[1-9])"
+)
+"""The successors ``leaders.yaml`` may list under ``succession`` (see ``leaders.py``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,10 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 
 from wargym.rules.dice import RandomDice, ScriptedDice
+from wargym.rules.errors import TableError
 from wargym.rules.events import Event
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter import game
@@ -23,6 +25,15 @@ from wargym.rules.no_quarter.actions import (
     FreeMove,
     Move,
 )
+from wargym.rules.no_quarter.consequences import remove
+from wargym.rules.no_quarter.data import (
+    CONFIG_DIR,
+    TABLE_FILES,
+    NoQuarterRules,
+    load_rules,
+    parse_rules,
+)
+from wargym.rules.no_quarter.flow import Ctx
 from wargym.rules.no_quarter.setup import ForceSpec, new_battle
 from wargym.rules.no_quarter.state import LOCATIONS, Battle, BattleOptions
 from wargym.rules.no_quarter.terrain import Battlefield, Feature
@@ -30,11 +41,13 @@ from wargym.rules.no_quarter.vocab import (
     Attribute,
     Faction,
     Location,
+    Rank,
     Removal,
     Side,
     Status,
     Terrain,
 )
+from wargym.rules.tables import load_config, parse_yaml, read_config_text
 
 PDF_WALL = Feature(Terrain.BUILDING, 21.0, 25.0, 25.0, 29.0, building_armor=3)
 WALL = Feature(Terrain.BUILDING, 10.0, 14.0, 15.0, 18.0, building_armor=3)
@@ -208,3 +221,143 @@ def test_9_6_4_nerves_of_steel_ignores_the_in_sight_duck_back() -> None:
     acted = [(e.mech, e.action) for e in log if isinstance(e, ev.InSightAction)]
     assert acted == [(0, "carry_on")]
     assert steady.mechs[0].status is Status.CARRY_ON
+
+
+# -- item 14: the YAML values are read by the engine ----------------------------------------
+def _with(monkeypatch: pytest.MonkeyPatch, **changes: object) -> NoQuarterRules:
+    """Play with rule tables edited as a changed YAML file would (section=field=value)."""
+    rules = load_rules()
+    for key, value in changes.items():
+        section, name = key.split("__")
+        rules = dataclasses.replace(
+            rules, **{section: dataclasses.replace(getattr(rules, section), **{name: value})}
+        )
+    monkeypatch.setattr(game, "rules_of", lambda battle: rules)
+    return rules
+
+
+def _mech_down_tests(battle: Battle) -> list[ev.ReactionTaken]:
+    dice = ScriptedDice([*KILL_DICE, 1, 1])
+    log = _play(battle, dice, SHOOT)
+    assert battle.mechs[1].removed is not None
+    return [e for e in log if isinstance(e, ev.ReactionTaken) and e.test.value == "mech_down"]
+
+
+def test_16_2_mech_down_radius_is_read_from_the_yaml(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red #2 stands 3.2" from its downed friend: it tests within 4", not within 3"."""
+    assert [e.mech for e in _mech_down_tests(_kill_the_friend((21.0, 22.0)))] == [2]
+    _with(monkeypatch, reaction__mech_down_radius_inches=3)
+    assert _mech_down_tests(_kill_the_friend((21.0, 22.0))) == []
+
+
+SCREEN = Feature(Terrain.BUILDING, 17.0, 21.3, 20.0, 22.7, building_armor=3)
+"""Stands between the downed red #1 at (18.5, 20) and red #2 at (18.5, 23.8)."""
+
+
+def _screened_friend() -> Battle:
+    battle = _battle(["star_army_c3"], ["pdf_c1", "pdf_c1"], features=(SCREEN,))
+    _place(battle, 0, (10.0, 22.0), 0.0)
+    _place(battle, 1, (18.5, 20.0), 180.0)
+    _place(battle, 2, (18.5, 23.8), 180.0)
+    battle.mechs[1].armor[LOCATIONS.index(Location.GUT)] = 1
+    return battle
+
+
+def test_16_2_mech_down_los_requirement_is_read_from_the_yaml(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert _mech_down_tests(_screened_friend()) == []  # out of LOS of the lost friend
+    _with(monkeypatch, reaction__mech_down_requires_los=False)
+    assert [e.mech for e in _mech_down_tests(_screened_friend())] == [2]
+
+
+def _groups_formed(battle: Battle) -> list[tuple[int, ...]]:
+    log = game.advance(battle, ScriptedDice([5, 4]))
+    formed = next(e for e in log if isinstance(e, ev.GroupsFormed) and e.side is Side.BLUE)
+    return list(formed.groups)
+
+
+def _team_in_a_line(options: BattleOptions | None = None) -> Battle:
+    battle = _battle(["star_army_c3"] * 3, ["pdf_c1"], options=options)
+    for i in range(3):
+        _place(battle, i, (6.0 + 7.0 * i, 5.0), 90.0)  # links of 7"
+    _place(battle, 3, (20.0, 40.0), 270.0)
+    return battle
+
+
+def test_13_2_cohesion_link_length_is_read_from_the_yaml(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _groups_formed(_team_in_a_line()) == [(0, 1, 2)]
+    _with(monkeypatch, leaders__cohesion_link_inches=6)
+    assert _groups_formed(_team_in_a_line()) == [(0,), (1,), (2,)]
+
+
+def _two_teams_under_a_squad_leader() -> Battle:
+    battle = _battle(
+        ["star_army_c3"] * 6, ["pdf_c1"], options=BattleOptions(command_groups="command_radius")
+    )
+    assert battle.mechs[0].rank is Rank.SQUAD_LEADER
+    for i in range(6):  # Team columns 7" apart: the second Team's leader 7" from the Squad's
+        _place(battle, i, (4.0 + 7.0 * (i // 3), 4.0 + 3.0 * (i % 3)), 90.0)
+    _place(battle, 6, (20.0, 40.0), 270.0)
+    return battle
+
+
+def test_12_2_command_radius_is_read_from_the_yaml(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _groups_formed(_two_teams_under_a_squad_leader()) == [(0, 1, 2, 3, 4, 5)]
+    _with(monkeypatch, leaders__command_radius_inches=6)
+    assert _groups_formed(_two_teams_under_a_squad_leader()) == [(0, 1, 2), (3, 4, 5)]
+
+
+# -- §12.0 succession --------------------------------------------------------------------
+def _lose(battle: Battle, mech: int, rules: NoQuarterRules | None = None) -> list[Event]:
+    ctx = Ctx(battle, ScriptedDice([]), rules or load_rules())
+    remove(ctx, battle.mechs[mech], Removal.DESTROYED)
+    return [e for e in ctx.log if isinstance(e, ev.LeaderAppointed)]
+
+
+def test_12_0_squad_leader_passes_to_the_highest_rep_team_leader_of_the_squad() -> None:
+    battle = _battle(["star_army_c3"] * 6, ["pdf_c1"])
+    battle.mechs[1].rep, battle.mechs[2].rep, battle.mechs[3].rep = 5, 4, 6  # #3 outranks #1
+    appointed = [(e.mech, e.rank) for e in _lose(battle, 0)]
+    assert appointed == [(1, "team_leader"), (3, "squad_leader")]
+    assert battle.mechs[3].rank is Rank.SQUAD_LEADER
+
+
+def test_12_0_a_platoon_has_squad_leaders_and_the_first_succeeds_its_leader() -> None:
+    """Star Army: 2 Teams a Squad; a Platoon of 3 Teams: the 2nd Squad's leader is #6."""
+    battle = _battle(["star_army_c3"] * 9, ["pdf_c1"])
+    ranks = [battle.mechs[i].rank for i in (0, 3, 6)]
+    assert ranks == [Rank.PLATOON_LEADER, Rank.TEAM_LEADER, Rank.SQUAD_LEADER]
+    battle.mechs[3].rep = 6  # a Team Leader, not the Squad Leader: no claim on the Platoon
+    appointed = [(e.mech, e.rank) for e in _lose(battle, 0)]
+    assert appointed[-1] == (6, "platoon_leader")
+
+
+def test_12_0_succession_order_is_read_from_the_yaml() -> None:
+    rules = load_rules()
+    succession = dict(rules.leaders.succession)
+    succession["squad_leader"] = ("highest_rep_pilot_in_team",)
+    edited = dataclasses.replace(
+        rules, leaders=dataclasses.replace(rules.leaders, succession=succession)
+    )
+    battle = _battle(["star_army_c3"] * 6, ["pdf_c1"])
+    battle.mechs[1].rep, battle.mechs[2].rep, battle.mechs[3].rep = 4, 5, 6
+    appointed = [(e.mech, e.rank) for e in _lose(battle, 0, edited)]
+    assert appointed == [(2, "team_leader"), (2, "squad_leader")]  # by default: #3
+
+
+def test_12_0_unknown_successor_in_the_yaml_is_refused() -> None:
+    """leaders.yaml naming a successor the engine cannot find: a TableError naming it."""
+    path = f"{CONFIG_DIR}/leaders.yaml"
+    text = read_config_text(path)
+    old = "squad_leader: [highest_rep_team_leader_in_squad]"
+    assert old in text
+    nodes = {name: load_config(f"{CONFIG_DIR}/{name}.yaml") for name in TABLE_FILES}
+    nodes["leaders"] = parse_yaml(
+        text.replace(old, "squad_leader: [the_bravest_" + "x" * 200 + "]"), path
+    )
+    with pytest.raises(TableError) as error:
+        parse_rules(nodes)
+    message = str(error.value)
+    assert "leaders.yaml: succession.squad_leader" in message and "the_bravest_" in message
+    assert "x" * 81 not in message
