@@ -34,7 +34,7 @@ from wargym.rules.no_quarter.data import (
     parse_rules,
 )
 from wargym.rules.no_quarter.flow import Ctx
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.setup import ForceSpec, new_battle, new_skirmish
 from wargym.rules.no_quarter.state import LOCATIONS, Battle, BattleOptions
 from wargym.rules.no_quarter.terrain import Battlefield, Feature
 from wargym.rules.no_quarter.vocab import (
@@ -361,3 +361,18 @@ def test_12_0_unknown_successor_in_the_yaml_is_refused() -> None:
     message = str(error.value)
     assert "leaders.yaml: succession.squad_leader" in message and "the_bravest_" in message
     assert "x" * 81 not in message
+
+
+def test_16_2_losses_equal_the_mechs_lost_in_random_games() -> None:
+    """The audit's property: after every step, each side's losses are its mechs lost."""
+    for seed in range(8):
+        dice = RandomDice.from_seed(seed)
+        battle = new_skirmish(np.random.default_rng(seed), dice, mechs_per_side=6)
+        pick = np.random.default_rng(100 + seed)
+        for _ in range(300):
+            if battle.over:
+                break
+            options = game.legal_actions(battle)
+            game.play(battle, options[int(pick.integers(len(options)))], dice)
+            for side in Side:
+                assert battle.losses[side] == _lost(battle, side), (seed, side)
