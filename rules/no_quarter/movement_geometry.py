@@ -1,9 +1,10 @@
 """Movement on the continuous table: costs, legal paths, Duck Back, leaving, flames (§15.2, D5-D10).
 
-Costs (ruling D5, Appendix A, campaign ruling 19.12): every inch moved inside half-speed terrain
-(woods, rough, river, the 2" shore band of deep water) costs 2" of allowance; penalties never
-stack; the inches moved on a road cost 1" whatever lies around it (per inch, so a move that leaves
-the road pays for the part off it). A jumped segment costs its length (ruling D28).
+Costs (ruling D5, Appendix A, campaign rulings 19.7, 19.8, 19.12; ``roads.py``): every inch moved
+inside half-speed terrain (woods, rough, river, the 2" shore band of deep water) costs 2" of
+allowance; penalties never stack; a move wholly on a road costs 1" per inch whatever lies around
+it (a move that leaves the road pays the terrain for all of it); a bridge is never water. A
+jumped segment costs its length (ruling D28).
 
 Deep water beyond the shore band (19.7.1) allows at most 2" of movement in the turn. The cost
 functions return ``math.inf`` for any segment that enters it; the engine then applies the rule
@@ -34,12 +35,11 @@ from wargym.rules.no_quarter.geometry import (
     segment_rect_distance,
     unit,
 )
+from wargym.rules.no_quarter.roads import path_on_road
+from wargym.rules.no_quarter.roads import profile as _profile
 from wargym.rules.no_quarter.sight import _inside, in_cover, sight
 from wargym.rules.no_quarter.sight import _rects as _sight_rects
 from wargym.rules.no_quarter.terrain import EDGES, Battlefield, Body, terrain_config
-
-Span = tuple[float, float, float]
-"""``(t0, t1, cost per inch)`` over a parameter interval of a segment."""
 
 _NORMALS: dict[str, Point] = {
     "north": (0.0, 1.0),
@@ -49,68 +49,27 @@ _NORMALS: dict[str, Point] = {
 }
 
 
-def _profile(bf: Battlefield, a: Point, b: Point) -> list[Span]:
-    """Cost per inch along segment ``ab`` as parameter spans covering ``[0, 1]`` (ruling D5)."""
-    idx = bf.index
-    if not idx.half_speed:
-        return [(0.0, 1.0, 1.0)]
-    length = distance(a, b)
-    lox, hix = min(a[0], b[0]), max(a[0], b[0])
-    loy, hiy = min(a[1], b[1]), max(a[1], b[1])
-    pens: list[Span] = []
-    for rect, rate in idx.half_speed:
-        if rect[2] < lox or rect[0] > hix or rect[3] < loy or rect[1] > hiy:
-            continue
-        span = clip_segment_to_rect(a, b, *rect)
-        if span is not None and (span[1] - span[0]) * length > 1e-9:
-            pens.append((span[0], span[1], rate))
-    if not pens:
-        return [(0.0, 1.0, 1.0)]
-    for core in idx.deep_core:
-        span = clip_segment_to_rect(a, b, *core)
-        if span is not None and (span[1] - span[0]) * length > 1e-9:
-            pens.append((span[0], span[1], math.inf))
-    roads: list[tuple[float, float]] = []
-    for f in idx.roads:
-        span = clip_segment_to_rect(a, b, f.x0, f.y0, f.x1, f.y1)
-        if span is not None and (span[1] - span[0]) * length > 1e-9:
-            roads.append(span)
-    cuts = sorted(
-        {0.0, 1.0, *(p[0] for p in pens), *(p[1] for p in pens), *(t for r in roads for t in r)}
-    )
-    out: list[Span] = []
-    for p, q in zip(cuts, cuts[1:], strict=False):
-        if q - p <= 0.0:
-            continue
-        m = (p + q) / 2.0
-        rate = 1.0
-        if not any(r0 <= m <= r1 for r0, r1 in roads):
-            for t0, t1, pen in pens:
-                if t0 <= m <= t1 and pen > rate:
-                    rate = pen
-        if out and out[-1][2] == rate:
-            out[-1] = (out[-1][0], q, rate)
-        else:
-            out.append((p, q, rate))
-    return out
-
-
-def move_cost(bf: Battlefield, a: Point, b: Point, *, jumping: bool = False) -> float:
+def move_cost(
+    bf: Battlefield, a: Point, b: Point, *, jumping: bool = False, on_road: bool | None = None
+) -> float:
     """Allowance spent moving straight from ``a`` to ``b`` (§15.2.1, rulings D5, D28).
 
-    Half-speed terrain costs 2" per inch unless on a road; a jump costs its length; ``math.inf``
+    Half-speed terrain costs 2" per inch unless the whole move is on a road (``roads.py``,
+    ``on_road``: None judges this segment alone); a jump costs its length; ``math.inf``
     when the segment enters deep water beyond the shore band (see the module docstring).
     """
     length = distance(a, b)
     if jumping or length <= 0.0:
         return length
-    return sum((q - p) * length * rate for p, q, rate in _profile(bf, a, b))
+    return sum((q - p) * length * rate for p, q, rate in _profile(bf, a, b, on_road))
 
 
 def path_cost(bf: Battlefield, path: Sequence[Point], *, jump_segment: int | None = None) -> float:
     """Allowance spent along a polyline; segment ``jump_segment`` is jumped (rulings D5, D28)."""
+    road = terrain_config().road_per_inch or path_on_road(bf, path, jump_segment)
     return sum(
-        move_cost(bf, path[i], path[i + 1], jumping=i == jump_segment) for i in range(len(path) - 1)
+        move_cost(bf, path[i], path[i + 1], jumping=i == jump_segment, on_road=road)
+        for i in range(len(path) - 1)
     )
 
 

@@ -16,6 +16,9 @@ from wargym.rules.errors import StateError
 from wargym.rules.no_quarter.vocab import Location, Terrain
 from wargym.rules.tables import Node, load_config
 
+ROAD_SPEEDS = ("whole_move", "per_inch")
+"""``road.speed`` readings of ruling 19.8 (``roads.py``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class TerrainConfig:
@@ -29,6 +32,9 @@ class TerrainConfig:
     """Most a mech may move in a turn that takes it beyond the shore band (19.7.1)."""
     road_width: float
     """Width of a generated road (campaign ruling 19.8)."""
+    road_per_inch: bool
+    """``road.speed: per_inch``: every inch on a road costs 1"; False (``whole_move``, ruling
+    19.8): only a move wholly on the road has road speed (``roads.py``)."""
     building_max_size: tuple[float, float]
     """Largest building area (19.4.1)."""
     building_armor: Mapping[str, int]
@@ -105,7 +111,7 @@ def terrain_config() -> TerrainConfig:
         else:
             optional = {
                 Terrain.DEEP_WATER: {"shore_band_inches", "beyond_band_inches_per_turn"},
-                Terrain.ROAD: {"overrides_terrain_penalty", "width_inches"},
+                Terrain.ROAD: {"overrides_terrain_penalty", "width_inches", "speed"},
             }.get(kind, set())
             node.keys_exactly({"move_multiplier", *optional})
             value = node["move_multiplier"].as_number()
@@ -131,6 +137,8 @@ def terrain_config() -> TerrainConfig:
         deep_water_shore_band=_positive(deep["shore_band_inches"]),
         deep_water_inches_per_turn=_positive(deep["beyond_band_inches_per_turn"]),
         road_width=_positive(extras[Terrain.ROAD]["width_inches"]),
+        road_per_inch=extras[Terrain.ROAD]["speed"].as_str(["per_inch", "whole_move"])
+        == "per_inch",
         building_max_size=(sizes[0], sizes[1]),
         building_armor=armor,
         flame_strip_width=_positive(flame["strip_width_inches"]),

@@ -52,7 +52,9 @@ def test_15_2_1_half_speed_terrain_costs_double() -> None:
 def test_19_8_road_removes_the_penalty_and_penalties_do_not_stack() -> None:
     road = Feature(Terrain.ROAD, 14.0, 0.0, 16.0, 36.0)
     bf = Battlefield(features=(WOODS, road))
-    assert move_cost(bf, (5.0, 5.0), (25.0, 5.0)) == pytest.approx(28.0)
+    woods_only = move_cost(Battlefield(features=(WOODS,)), (5.0, 5.0), (25.0, 5.0))
+    # crossing the road is no move on the road: the woods' penalty for all of it (ruling 19.8)
+    assert move_cost(bf, (5.0, 5.0), (25.0, 5.0)) == pytest.approx(woods_only)
     assert move_cost(bf, (15.0, 1.0), (15.0, 9.0)) == pytest.approx(8.0)  # along the road
     stacked = Battlefield(features=(WOODS, Feature(Terrain.ROUGH, 12.0, 0.0, 18.0, 10.0)))
     assert move_cost(stacked, (5.0, 5.0), (25.0, 5.0)) == pytest.approx(30.0)
