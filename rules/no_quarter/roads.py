@@ -38,8 +38,12 @@ def segment_on_road(bf: Battlefield, a: Point, b: Point) -> bool:
     length = distance(a, b)
     if length <= 0.0:
         return bf.on_road(a)
+    return _covers(_road_spans(bf, a, b, length), length)
+
+
+def _covers(spans: list[tuple[float, float]], length: float) -> bool:
     covered = 0.0
-    for t0, t1 in sorted(_road_spans(bf, a, b, length)):
+    for t0, t1 in sorted(spans):
         if (t0 - covered) * length > 1e-6:
             return False
         covered = max(covered, t1)
@@ -85,7 +89,9 @@ def profile(bf: Battlefield, a: Point, b: Point, on_road: bool | None = None) ->
         if span is not None and (span[1] - span[0]) * length > _TINY:
             pens.append((span[0], span[1], math.inf, True))
     roads = _road_spans(bf, a, b, length)
-    speed = road_speed(bf, a, b) if on_road is None else on_road
+    if on_road is None:
+        on_road = terrain_config().road_per_inch or _covers(roads, length)
+    speed = on_road
     cuts = sorted({0.0, 1.0, *(p[0] for p in pens), *(p[1] for p in pens)} | _ends(roads))
     out: list[Span] = []
     for p, q in zip(cuts, cuts[1:], strict=False):
