@@ -222,22 +222,52 @@ def apply_company(battle: Battle, tracker: MissionTracker, campaign: Campaign) -
     """
     before = battle.turn == 0
     for bid, cid in tracker.roster.items():
-        mech, company = battle.mech(bid), campaign.mech(cid)
-        pilot = campaign.pilot(tracker.pilots[bid])
-        design = mech.design.armor
-        mech.armor = [
-            max(0, now - (full - kept))
-            for now, full, kept in zip(mech.armor, design, company.armor, strict=True)
-        ]
-        mech.inoperable = sorted(set(mech.inoperable) | set(company.inoperable))
-        mech.lost_limbs = list(dict.fromkeys([*mech.lost_limbs, *company.lost_limbs]))
-        mech.speed = min(mech.speed, company.speed)
-        mech.pilot = pilot.as_pilot(campaign.player)
-        if not before and mech.rep < pilot.rep:  # injuries before the first decision (fallback)
-            tracker.injury[bid] = tracker.injury.get(bid, 0) + pilot.rep - mech.rep
+        _carry(battle, tracker, campaign, bid, cid, before)
     battle.options_cache = None
     battle.geometry_cache = None
     return before
+
+
+def apply_arrivals(battle: Battle, tracker: MissionTracker, campaign: Campaign) -> list[int]:
+    """Company Mechs arrived as reinforcements join the roster with their record (§23.8.4).
+
+    Each one (``reserve_used``, not yet in the roster) gets its carried damage, its pilot's
+    race, attributes and Star status, and counts its kills and losses for the aftermath; damage
+    taken before this is kept (the carried damage is subtracted from what is left).
+    """
+    mission = battle.mission
+    joined = []
+    for key, entry in (mission or {}).get("reserve_used", {}).items():
+        bid = int(key)
+        if bid in tracker.roster or bid not in battle.mechs:
+            continue
+        tracker.roster[bid] = int(entry["company"])
+        tracker.pilots[bid] = int(entry["pilot"])
+        tracker.start_reps[bid] = int(entry["rep"])
+        _carry(battle, tracker, campaign, bid, int(entry["company"]), True)
+        joined.append(bid)
+    if joined:
+        battle.options_cache = None
+        battle.geometry_cache = None
+    return joined
+
+
+def _carry(
+    battle: Battle, tracker: MissionTracker, campaign: Campaign, bid: int, cid: int, before: bool
+) -> None:
+    mech, company = battle.mech(bid), campaign.mech(cid)
+    pilot = campaign.pilot(tracker.pilots[bid])
+    design = mech.design.armor
+    mech.armor = [
+        max(0, now - (full - kept))
+        for now, full, kept in zip(mech.armor, design, company.armor, strict=True)
+    ]
+    mech.inoperable = sorted(set(mech.inoperable) | set(company.inoperable))
+    mech.lost_limbs = list(dict.fromkeys([*mech.lost_limbs, *company.lost_limbs]))
+    mech.speed = min(mech.speed, company.speed)
+    mech.pilot = pilot.as_pilot(campaign.player)
+    if not before and mech.rep < pilot.rep:  # injuries before the first decision (fallback)
+        tracker.injury[bid] = tracker.injury.get(bid, 0) + pilot.rep - mech.rep
 
 
 class CampaignGame:
@@ -332,6 +362,7 @@ class CampaignGame:
         if self.stage == "battle":
             assert self.battle is not None and self.tracker is not None
             log = game.play(self.battle, action, dice)  # type: ignore[arg-type]
+            apply_arrivals(self.battle, self.tracker, self.campaign)  # before kills are noted
             self.tracker.observe(log)
             return log + self.settle(dice)
         if action not in self.legal_actions():
@@ -392,6 +423,7 @@ class CampaignGame:
 
         battle = new_mission(scenario, self.rng, dice, prepare=prepare)
         assert self.tracker is not None
+        apply_arrivals(battle, self.tracker, c)  # reinforced before the first decision
         self.battle, self.stage, self.selected = battle, "battle", []
         return cev.MissionLaunched(
             c.mission_number, slot.name, slot.scenario, scenario.kind, tuple(order),
@@ -410,10 +442,7 @@ class CampaignGame:
             reason, turns = str(found.get("reason", battle.end_reason)), battle.turn
         success = status == "success"
         if tracker is not None and battle is not None and battle.mission is not None:
-            for bid, entry in battle.mission.get("reserve_used", {}).items():  # §23.8.4
-                tracker.roster[int(bid)] = int(entry["company"])
-                tracker.pilots[int(bid)] = int(entry["pilot"])
-                tracker.start_reps[int(bid)] = int(entry["rep"])
+            apply_arrivals(battle, tracker, c)  # §23.8.4: any not joined during play
         reports = tracker.report(battle) if tracker is not None and battle is not None else []
         c.played += 1
         events: list[Event] = [
@@ -537,6 +566,7 @@ __all__ = [
     "EndAssignment",
     "LaunchMission",
     "SelectMech",
+    "apply_arrivals",
     "apply_company",
     "force_limit",
     "mission_scenario",

@@ -13,7 +13,12 @@ from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.no_quarter import campaign_events as cev
 from wargym.rules.no_quarter.actions import ActivateGroup, DecisionKind, ExitTable
 from wargym.rules.no_quarter.campaign import load_definition
-from wargym.rules.no_quarter.campaign_play import start_campaign
+from wargym.rules.no_quarter.campaign_play import (
+    CampaignGame,
+    LaunchMission,
+    SelectMech,
+    start_campaign,
+)
 from wargym.rules.no_quarter.cestus_play import troll_check
 from wargym.rules.no_quarter.cestus_v import campaign_definition, force_table
 from wargym.rules.no_quarter.cestus_v_rolls import force_class_for, np_group_default
@@ -24,6 +29,7 @@ from wargym.rules.no_quarter.flow import Ctx
 from wargym.rules.no_quarter.game import legal_actions, play, rules_of
 from wargym.rules.no_quarter.mission_play import new_mission
 from wargym.rules.no_quarter.np_events import NpTableRolled
+from wargym.rules.no_quarter.np_flow import check_reinforcements
 from wargym.rules.no_quarter.pef import pef_detected, place_pefs, spotters_of
 from wargym.rules.no_quarter.perception import bodies
 from wargym.rules.no_quarter.sections import section_of
@@ -155,3 +161,48 @@ def test_27_m8_hishen_head_for_and_leave_through_section_7() -> None:
     assert _exit(battle, [exit_south], red, free, [], 6.0) is None
     red.pos = (9.0, 2.0)  # through section 7: the Hishen objective (8.0.1)
     assert _exit(battle, [exit_south], red, free, [], 6.0) == exit_south
+
+
+def _launched_with_reserve(seed: int) -> tuple[CampaignGame, RandomDice]:
+    campaign, _ = start_campaign(load_definition("cestus_v"), RandomDice.from_seed(seed))
+    game = CampaignGame(campaign, np.random.default_rng(seed))
+    dice = RandomDice.from_seed(seed + 100)
+    game.settle(dice)
+    game.play(next(a for a in game.legal_actions() if isinstance(a, SelectMech)), dice)
+    game.play(LaunchMission(), dice)  # one Mech sent: the rest of the Company stays off-table
+    return game, dice
+
+
+def test_23_8_4_company_reinforcements_keep_their_record_and_carry_damage() -> None:
+    for seed in range(40):
+        game, dice = _launched_with_reserve(seed)
+        battle, campaign = game.battle, game.campaign
+        if battle is None or battle.over or battle.mission is None:
+            continue
+        for entry in battle.mission["reserve"]:  # every off-table Mech carries old damage
+            record = campaign.mech(entry["company"])
+            record.armor = tuple(max(1, a - 1) for a in record.armor)
+            pilot = campaign.pilot(entry["pilot"])
+            pilot.star = True  # a Star off-table: the record, not the scenario, decides
+        before = set(battle.mechs)
+        check_reinforcements(Ctx(battle, RandomDice.from_seed(seed), rules_of(battle)), 6, 1)
+        arrived = [b for b in battle.mission.get("reserve_used", {}) if int(b) not in before]
+        if not arrived or battle.decision is None:
+            continue
+        game.play(legal_actions(battle)[0], dice)
+        tracker = game.tracker
+        assert tracker is not None
+        for key in arrived:
+            bid = int(key)
+            cid = tracker.roster[bid]  # joined the roster: kills and losses count (§23.9)
+            entry = battle.mission["reserve_used"][key]
+            assert cid == entry["company"] and tracker.pilots[bid] == entry["pilot"]
+            mech, record = battle.mech(bid), campaign.mech(cid)
+            pilot = campaign.pilot(entry["pilot"])
+            assert mech.pilot == pilot.as_pilot(campaign.player)  # race, attributes, Star
+            full = mech.design.armor
+            assert all(
+                now <= kept for now, kept in zip(mech.armor, record.armor, strict=True)
+            ) and any(now < f for now, f in zip(mech.armor, full, strict=True))
+        return
+    raise AssertionError("no Company reinforcement arrived in 40 seeds")
