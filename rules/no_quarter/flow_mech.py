@@ -32,7 +32,12 @@ from wargym.rules.no_quarter.bumping import planning_bodies
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.flow_fire import fire_frame
-from wargym.rules.no_quarter.flow_melee import charge_frame, charge_stage, melee_frame
+from wargym.rules.no_quarter.flow_melee import (
+    charge_frame,
+    charge_stage,
+    melee_frame,
+    room_for_attacker,
+)
 from wargym.rules.no_quarter.flow_move import walk
 from wargym.rules.no_quarter.geometry import (
     EPS,
@@ -272,6 +277,7 @@ def charge_targets(battle: Battle, rules: NoQuarterRules, mech: Mech, frame: Fra
         for enemy in battle.mechs_of(mech.side.other)
         if distance(mech.pos, enemy.pos) - gap <= allowance + 1e-6
         and line_between(battle, mech, enemy).visible
+        and room_for_attacker(battle, rules, enemy)
         and charge_stage(battle, rules, mech, enemy, allowance) is not None
     ]
 
@@ -339,7 +345,9 @@ def mech_act(ctx: Ctx, frame: Frame, action: Action) -> None:
         ctx.pop(frame)
         ctx.push(charge_frame(mech.id, action.target, _allowance(mech, frame)))
     elif isinstance(action, Move):
-        heading = mech.heading if action.reverse else heading_to(mech.pos, action.to)
+        # a reverse keeps its facing (§15.2.2); a jump lands facing as before (§10.6.1, D28)
+        keep = action.reverse or action.jump
+        heading = mech.heading if keep else heading_to(mech.pos, action.to)
         kind = "reverse" if action.reverse else ("jump" if action.jump else "voluntary")
         frame["moved"] = True
         spent, interrupted = walk(ctx, mech, action.to, heading, kind, jump=action.jump)

@@ -33,7 +33,7 @@ from wargym.rules.no_quarter.melee import (
     melee_dice,
     melee_hit_location,
 )
-from wargym.rules.no_quarter.perception import bodies, in_cover_from
+from wargym.rules.no_quarter.perception import bodies, engaged_with, in_cover_from
 from wargym.rules.no_quarter.state import Battle, Mech
 from wargym.rules.no_quarter.terrain import path_cost, path_problem
 from wargym.rules.no_quarter.vocab import Aspect, ItemType, Location, MeleeAttack, Status
@@ -48,6 +48,11 @@ def charge_frame(charger: int, target: int, allowance: float | None = None) -> F
     if allowance is not None:
         frame["allowance"] = allowance
     return frame
+
+
+def room_for_attacker(battle: Battle, rules: NoQuarterRules, target: Mech) -> bool:
+    """Fewer enemies than ``max_attackers_per_target`` (3) already melee ``target`` (§18.3.4)."""
+    return len(engaged_with(battle, target)) < rules.multiple_melee.max_attackers_per_target
 
 
 def charge_stage(
@@ -181,8 +186,10 @@ def _charge_test(ctx: Ctx, frame: Frame, charger: Mech, target: Mech, side_on: A
         )
     )
     frame["jump"] = outcome is ChargeOutcome.TARGET_HOLDS_FIRE and charger.has_jump_jets
-    if outcome is not ChargeOutcome.TARGET_HOLDS_FIRE and target.status is not (
-        Status.LEAVE_BATTLEFIELD
+    if (
+        outcome is not ChargeOutcome.TARGET_HOLDS_FIRE
+        and target.status is not Status.LEAVE_BATTLEFIELD
+        and not engaged_with(battle, target)  # an engaged mech may not fire (ruling D33)
     ):
         ctx.push(
             fire_frame(
@@ -294,7 +301,12 @@ def _melee_round(ctx: Ctx, frame: Frame, attacker: Mech, defender: Mech) -> None
     location = melee_hit_location(
         ctx.rules, face, punch_column, jump_attack=jump and winner is attacker
     )
-    ctx.emit(ev.HitLocated(loser.id, (face,), location, False))
+    shielded = location in loser.lost_limbs  # a blown-off arm: a protected hit (ruling D19)
+    ctx.emit(ev.HitLocated(loser.id, (face,), location, shielded))
+    if shielded:  # no effect, like a damage roll passing 0d6: a new round at once (E12)
+        frame["jump"] = False
+        frame["decl"] = {}
+        return
     limb_loc = Location(limb)
     damage = limb_damage(
         max(0, winner.armor_at(limb_loc)),

@@ -1,4 +1,4 @@
-"""Charges, melee and movement as the digest rules them (issue 15, §6.2, §10.6.1, §18, D5, D19, D25).
+"""Charges, melee and movement as the digest rules them (issue 15: §6.2, §10.6.1, §18, D5, D25).
 
 Hand-built battles on an open table, driven through ``game.play`` with scripted dice.
 """
@@ -14,16 +14,23 @@ from wargym.rules.dice import FallbackDice, RandomDice
 from wargym.rules.events import Event
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import Charge, DecisionKind, FreeMove, Move
+from wargym.rules.no_quarter.actions import (
+    Charge,
+    ChooseMech,
+    DecisionKind,
+    DeclareMelee,
+    FreeMove,
+    Move,
+)
 from wargym.rules.no_quarter.data import NoQuarterRules, load_rules
 from wargym.rules.no_quarter.flow import Ctx
 from wargym.rules.no_quarter.flow_fire import fire_frame, resolve_firing
 from wargym.rules.no_quarter.flow_move import insight_options
 from wargym.rules.no_quarter.geometry import distance
 from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle
+from wargym.rules.no_quarter.state import LOCATIONS, Battle
 from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import Faction, Side, Status, Terrain
+from wargym.rules.no_quarter.vocab import Faction, Location, MeleeAttack, Side, Status, Terrain
 
 
 def _battle(n_blue: int = 1, n_red: int = 1, features: tuple[Feature, ...] = ()) -> Battle:
@@ -60,7 +67,9 @@ def _patched(monkeypatch: pytest.MonkeyPatch, **changes: object) -> NoQuarterRul
     tables: dict[str, object] = {}
     for key, value in changes.items():
         table, field = key.split("__")
-        tables[table] = dataclasses.replace(tables.get(table, getattr(base, table)), **{field: value})
+        tables[table] = dataclasses.replace(
+            tables.get(table, getattr(base, table)), **{field: value}
+        )
     rules = dataclasses.replace(base, **tables)
     monkeypatch.setattr(game, "load_rules", lambda options=None: rules)
     return rules
@@ -188,3 +197,114 @@ def test_15_2_3_d25_prone_leaving_mech_stands_then_leaves() -> None:
     assert stood and left and stood[0] < left[0]
     assert _moves(log, "leave") and not battle.mechs[0].prone
     assert battle.mechs[0].pos[1] < 10.0  # toward blue's home edge
+
+
+def _to_mech(battle: Battle, dice: FallbackDice, mech: int) -> None:
+    """Advance until ``mech`` decides its action (choosing it when its group asks)."""
+    game.advance(battle, dice)
+    while battle.decision is not None and not (
+        battle.decision.kind is DecisionKind.MECH_ACTION and battle.decision.mech == mech
+    ):
+        options = game.legal_actions(battle)
+        chosen = [a for a in options if isinstance(a, ChooseMech) and a.mech == mech]
+        game.play(battle, (chosen or options)[0], dice)
+
+
+def _three_on_one() -> Battle:
+    """Blues #0-#2 in base contact with red #4; blue #3 5" away."""
+    battle = _battle(n_blue=4)
+    _place(battle, 4, (18.0, 20.0), 270.0)
+    for mech, pos in ((0, (17.0, 20.0)), (1, (19.0, 20.0)), (2, (18.0, 21.0))):
+        _place(battle, mech, pos, 0.0)
+    _place(battle, 3, (18.0, 15.0), 90.0)
+    return battle
+
+
+def test_18_3_4_at_most_three_attackers_on_one_mech() -> None:
+    battle = _three_on_one()
+    _to_mech(battle, _dice(), 3)
+    assert not any(isinstance(a, Charge) for a in game.legal_actions(battle))
+
+
+def test_18_3_4_attacker_limit_is_read_from_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    _patched(monkeypatch, multiple_melee__max_attackers_per_target=4)
+    battle = _three_on_one()
+    _to_mech(battle, _dice(), 3)
+    assert Charge(3, 4) in game.legal_actions(battle)
+
+
+def test_18_3_1_d19_melee_blow_on_a_blown_off_arm_is_protected() -> None:
+    """Blue punches and wins; the blow lands on red's missing left arm: no effect (D19)."""
+    battle = _battle()
+    _place(battle, 0, (18.0, 10.0), 90.0)
+    _place(battle, 1, (18.0, 11.0), 270.0)
+    red = battle.mechs[1]
+    red.armor[LOCATIONS.index(Location.ARM_L)] = 0
+    red.lost_limbs.append(Location.ARM_L)
+    red.inoperable.extend(
+        i for i, it in enumerate(red.design.items) if it.location is Location.ARM_L
+    )
+    armor = list(red.armor)
+    # blue's 5 dice all succeed, red's 7 (Rage) all fail; location die 2 = left arm
+    dice = _dice(*([1] * 5), *([6] * 7), 2)
+    log = list(game.advance(battle, dice))
+    while battle.decision is not None and battle.decision.kind is not DecisionKind.MELEE_DECLARE:
+        log.extend(game.play(battle, game.legal_actions(battle)[0], dice))
+    log.extend(game.play(battle, DeclareMelee(0, MeleeAttack.PUNCH, Location.ARM_R), dice))
+    log.extend(game.play(battle, DeclareMelee(1, MeleeAttack.KICK, Location.LEG_L), dice))
+    located = next(e for e in log if isinstance(e, ev.HitLocated))
+    assert located.location is Location.ARM_L and located.protected
+    after = log[log.index(located) + 1 :]
+    assert not any(
+        isinstance(e, ev.DamageRolled | ev.CriticalHit) and e.location is Location.ARM_L
+        for e in after
+    )
+    assert (
+        red.armor[: LOCATIONS.index(Location.ARM_L) + 1]
+        == armor[: LOCATIONS.index(Location.ARM_L) + 1]
+    )
+
+
+def test_18_2_1_d33_engaged_target_does_not_fire_at_a_new_charger() -> None:
+    """Red #2 melees blue #1; blue #0 charges it and loses the test: red may not fire (D33)."""
+    battle = _battle(n_blue=2)
+    _place(battle, 0, (18.0, 10.0), 90.0)
+    _place(battle, 1, (19.0, 15.0), 180.0)
+    _place(battle, 2, (18.0, 15.0), 270.0)
+    dice = _dice(6, 6, 1, 1, *([6, 3, 4, 6, 6] * 6))
+    _to_mech(battle, dice, 0)
+    log = list(game.play(battle, Charge(0, 2), dice))
+    tested = next(e for e in log if isinstance(e, ev.ChargeTested))
+    assert tested.outcome == "fire"
+    assert not any(isinstance(e, ev.ShotFired) for e in log)
+    assert battle.decision is not None and battle.decision.kind is DecisionKind.MELEE_DECLARE
+
+
+def test_16_2_no_mech_down_test_from_fire_during_a_charge() -> None:
+    """The target's fire destroys the charger; its friend 2.7" away takes no Mech Down."""
+    battle = _battle(n_blue=2)
+    _place(battle, 0, (18.0, 10.0), 90.0)
+    _place(battle, 1, (20.5, 11.0), 90.0)
+    _place(battle, 2, (18.0, 15.0), 270.0)
+    # charge test 6,6 vs 1,1: the target fires; hit (6), head (1+1), damage 1,1: head blown off
+    dice = _dice(6, 6, 1, 1, 6, 1, 1, 1, 1, *([6] * 40))
+    _to_mech(battle, dice, 0)
+    log = list(game.play(battle, Charge(0, 2), dice))
+    assert battle.mechs[0].removed is not None
+    assert not any(isinstance(e, ev.ReactionTaken) and e.mech == 1 for e in log)
+
+
+def test_10_6_1_jump_lands_facing_the_way_it_faced_before() -> None:
+    """A jump over a building keeps the pre-jump heading (§10.6.1, ruling D28)."""
+    wall = Feature(Terrain.BUILDING, 15.0, 11.0, 21.0, 13.0, building_armor=3)
+    battle = _battle(features=(wall,))
+    _place(battle, 0, (18.0, 10.0), 0.0)
+    _place(battle, 1, (18.0, 32.0), 270.0)
+    dice = _dice()
+    _to_mech_action(battle, dice)
+    jumps = [a for a in game.legal_actions(battle) if isinstance(a, Move) and a.jump]
+    over = max(jumps, key=lambda a: a.to[1])
+    assert over.to[1] > 13.0
+    log = game.play(battle, over, dice)
+    assert _moves(log, "jump")[0].heading == 0.0
+    assert battle.mechs[0].heading == 0.0
