@@ -38,6 +38,8 @@ def begin_log(env: Any, battle: Battle, dice: Dice) -> list[Event]:
     """
     built: Built | None = env._built
     env._built = None
+    setup: list[Event]
+    ahead: list[Event]
     if built is None:
         start, setup, ahead = battle.clone(), [], []
     else:

@@ -88,10 +88,30 @@ def _damage(
     passed: int,
     loss: int,
     melee: bool,
+    damage_faces: tuple[int, ...] = (),
+    strike: tuple[tuple[int, ...], Location, MeleeAttack, int] | None = None,
 ) -> None:
+    """Log the damage; ``strike``: a melee attack's dice, limb, attack and weapon value."""
     before = ctx.battle.building_armor_of(feature)
     after = before - loss
-    ctx.emit(ev.BuildingDamaged(feature, attacker, faces, versus, passed, before, after, melee))
+    melee_faces, limb, attack, wv = strike if strike is not None else ((), None, None, 0)
+    ctx.emit(
+        ev.BuildingDamaged(
+            feature,
+            attacker,
+            faces,
+            versus,
+            passed,
+            before,
+            after,
+            melee,
+            melee_faces=melee_faces,
+            damage_faces=damage_faces,
+            limb=limb,
+            attack=attack,
+            weapon_value=wv,
+        )
+    )
     if after <= 0:
         ctx.emit(ev.BuildingDestroyed(feature))
 
@@ -135,7 +155,9 @@ def fire_at_building(ctx: Ctx, shooter: Mech, weapon: int, feature: int, index: 
         faces = ctx.dice.roll(2)
         passed = passed_dice(faces, item.impact)
         loss = item.impact if passed == 2 else passed
-        _damage(ctx, feature, shooter.id, faces, item.impact, passed, loss, False)
+        _damage(
+            ctx, feature, shooter.id, faces, item.impact, passed, loss, False, damage_faces=faces
+        )
 
 
 def strike_building(
@@ -166,14 +188,15 @@ def strike_building(
     )
     melee_faces = ctx.dice.roll(n)
     wins = successes(melee_faces)
+    strike = (melee_faces, limb, attack, weapon)
     if wins <= 0:
-        _damage(ctx, feature, mech.id, melee_faces, 0, 0, 0, True)
+        _damage(ctx, feature, mech.id, melee_faces, 0, 0, 0, True, strike=strike)
         return
     faces = ctx.dice.roll(2)
     passed = passed_dice(faces, wins)
     damage = limb_damage(max(0, mech.armor_at(limb)), weapon)
     loss = damage if passed == 2 else passed
-    _damage(ctx, feature, mech.id, melee_faces + faces, wins, passed, loss, True)
+    _damage(ctx, feature, mech.id, melee_faces + faces, wins, passed, loss, True, faces, strike)
 
 
 __all__ = [

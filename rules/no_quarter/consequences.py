@@ -320,10 +320,12 @@ def may_use_lucky(ctx: Ctx, mech: Mech) -> bool:
 
 def critical_hit(ctx: Ctx, mech: Mech, location: Location) -> None:
     """Resolve a critical hit at ``location`` and apply it immediately (§17.4.3)."""
-    kind = critical_kind(ctx.rules, location, mech.armor_at(location))
+    armor = mech.armor_at(location)
+    kind = critical_kind(ctx.rules, location, armor)
     dice: Dice = ctx.dice
     faces: tuple[int, ...] = ()
     lost: tuple[int, ...] = ()
+    pool: list[int] = []
     removal: Removal | None = None
     speed = mech.speed
     if kind is CriticalKind.ARM_BLOWN_OFF:
@@ -350,7 +352,16 @@ def critical_hit(ctx: Ctx, mech: Mech, location: Location) -> None:
         speed = halved_speed(mech.speed)
     ctx.emit(
         ev.CriticalHit(
-            mech.id, location, kind.value, faces, lost[0] if lost else None, lost, speed, removal
+            mech.id,
+            location,
+            kind.value,
+            faces,
+            lost[0] if lost else None,
+            lost,
+            speed,
+            removal,
+            armor,
+            tuple(pool),
         )
     )
     if removal is Removal.DESTROYED:

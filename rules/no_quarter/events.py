@@ -214,6 +214,11 @@ class CriticalHit(Event):
     items_lost: tuple[int, ...]
     speed_after: int
     removal: Removal | None
+    armor: int | None = None
+    """The location's armour the critical table was read with (None in older logs)."""
+    candidates: tuple[int, ...] = ()
+    """Arm weapon / random item lost: the items the die chose among, in order; ``faces``
+    picked ``items_lost[0]`` from them (one d6 with re-rolls, 2d6 beyond six; ruling D24)."""
 
 
 @dataclass(frozen=True)
@@ -265,6 +270,10 @@ class ReactionTaken(Event):
     rep_change: int
     outgunned: tuple[bool, ...]
     in_range: tuple[bool, ...]
+    in_cover: bool | None = None
+    """Whether the tester counted as in cover from the threats (the cover die; None: old log)."""
+    dice: int | None = None
+    """How many d6 the test rolled (0 for a Star's Free Will; None: old log)."""
 
 
 @dataclass(frozen=True)
@@ -362,6 +371,42 @@ class BuildingDamaged(Event):
     armor_before: int
     armor_after: int
     melee: bool
+    melee_faces: tuple[int, ...] = ()
+    """Melee: the attack's melee dice (``versus`` is their successes); ranged: empty."""
+    damage_faces: tuple[int, ...] = ()
+    """The 2d6 vs ``versus`` (empty when a melee attack scored no success)."""
+    limb: Location | None = None
+    """Melee: the punching arm or kicking leg."""
+    attack: MeleeAttack | None = None
+    """Melee: punch or kick."""
+    weapon_value: int = 0
+    """Melee: the WV of the melee weapon on the punching arm (0: none)."""
+
+
+@dataclass(frozen=True)
+class FiringStarted(Event):
+    """A mech's firing begins: its assigned weapons are about to be resolved (§15.2.4, §17).
+
+    ``mode`` is active, in_sight, reaction or charge; ``cause`` the mech it reacts to or
+    charges (reaction and charge fire); ``twist`` the torso twist it fires with; ``weapons``
+    the assigned weapons in order (a weapon may appear once per target).
+    """
+
+    shooter: int
+    mode: str
+    cause: int | None
+    twist: int
+    weapons: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FiringEnded(Event):
+    """The firing of ``shooter`` is resolved; reaction tests it caused are queued next."""
+
+    shooter: int
+    mode: str
+    shots: int
+    """Ranged Combat rolls made (``ShotFired`` events since ``FiringStarted``)."""
 
 
 @dataclass(frozen=True)
@@ -452,6 +497,8 @@ NO_QUARTER_EVENTS = EventRegistry(
         FlameCrossed,
         BuildingDamaged,
         BuildingDestroyed,
+        FiringStarted,
+        FiringEnded,
         LuckyReroll,
         DuckedBack,
         BattleEnded,

@@ -108,13 +108,14 @@ def _take_batch(ctx: Ctx, batch: list[Frame], choices: dict[str, int]) -> None:
     battle, rules = ctx.battle, ctx.rules
     test = ReactionTest(batch[0]["test"])
     rolled = [battle.mechs[e["mech"]] for e in batch if str(e["mech"]) not in choices]
+    cover = {
+        e["mech"]: _in_cover(battle, m, _threats(battle, m, e))
+        for e in batch
+        for m in (battle.mechs[e["mech"]],)
+    }
     needs = {
         m.id: reaction_dice(
-            rules,
-            test,
-            m.design.faction,
-            in_cover=_in_cover(battle, m, _threats(battle, m, _entry(batch, m.id))),
-            attributes=m.pilot.attributes,
+            rules, test, m.design.faction, in_cover=cover[m.id], attributes=m.pilot.attributes
         )
         for m in rolled
     }
@@ -142,7 +143,9 @@ def _take_batch(ctx: Ctx, batch: list[Frame], choices: dict[str, int]) -> None:
                 new = ctx.dice.roll(len(faces))
                 ctx.emit(ev.LuckyReroll(mech.id, test.value, faces, new))
                 faces, passed = new, passed_dice(new, rep)
-        _apply_result(ctx, mech, test, causes, threats, faces, rep, passed, free_will)
+        _apply_result(
+            ctx, mech, test, causes, threats, faces, rep, passed, free_will, cover[mech.id]
+        )
 
 
 def _entry(batch: list[Frame], mech_id: int) -> Frame:
@@ -181,6 +184,7 @@ def _apply_result(
     rep: int,
     passed: int,
     free_will: bool,
+    in_cover: bool | None = None,
 ) -> None:
     battle, rules = ctx.battle, ctx.rules
     nerves = Attribute.NERVES_OF_STEEL in mech.pilot.attributes
@@ -218,6 +222,8 @@ def _apply_result(
             rep_change,
             outgunned,
             in_range,
+            in_cover,
+            len(faces),
         )
     )
     if rep_change:

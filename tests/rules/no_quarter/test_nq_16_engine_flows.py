@@ -109,7 +109,8 @@ def test_5_6_fired_on_pass_one_gives_zhuh_zhuh_rush_shot_in_the_engine() -> None
 
     resolve_firing(ctx, frame)
     game._run(ctx)
-    shot = ctx.log[0]
+    assert isinstance(ctx.log[0], ev.FiringStarted)  # then the shot (docs/events.md)
+    shot = ctx.log[1]
     assert isinstance(shot, ev.ShotFired) and (shot.total, shot.hit) == (5, False)
     test = _first(ctx.log, ev.ReactionTaken)
     assert isinstance(test, ev.ReactionTaken)
