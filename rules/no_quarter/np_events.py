@@ -150,7 +150,7 @@ class NpTableRolled(Event):
     passes: int | None
     result: str
     """The table's outcome; 22.3.6: "objective", or the id (as text) of the enemy pursued."""
-    leader: int | None = None
+    group_leader: int | None = None
     """The rolling group's leader (the group is ``team``); None for a roll of no group."""
     target: int | None = None
     """22.3.6: the enemy mech pursued instead of the objective; None: the objective."""

@@ -35,8 +35,8 @@ def test_22_3_6_pursuit_roll_event_records_result_target_and_group() -> None:
         assert e.result == ("objective" if e.target is None else str(e.target))
         if e.passes == 2:
             assert e.target is None and e.result == "objective"
-        assert e.leader is not None and e.team is not None
-        leader = battle.mechs[e.leader]  # type: ignore[attr-defined]
+        assert e.group_leader is not None and e.team is not None
+        leader = battle.mechs[e.group_leader]  # type: ignore[attr-defined]
         assert leader.team == e.team and leader.side.value == np_side
         assert NO_QUARTER_EVENTS.from_dict(e.to_dict()) == e
 
@@ -45,4 +45,4 @@ def test_22_3_6_old_logs_without_leader_or_target_still_load() -> None:
     old = {"type": "NpTableRolled", "table": "22.3.7", "team": 200, "faces": [3, 4]}
     event = NO_QUARTER_EVENTS.from_dict({**old, "passes": 1, "result": "half"})
     assert isinstance(event, npev.NpTableRolled)
-    assert event.leader is None and event.target is None
+    assert event.group_leader is None and event.target is None
