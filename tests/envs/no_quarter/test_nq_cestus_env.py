@@ -105,9 +105,9 @@ def test_nq_cestus_env_keyword_checks() -> None:
 def test_27_whole_cestus_v_campaign_masked_random_reaches_its_end() -> None:
     env = gymnasium.make(ENV_ID, **FAST)
     inner = _unwrapped(env)
-    obs, info = env.reset(seed=3)
+    obs, info = env.reset(seed=5)
     assert info["phase"] in ("assign", "select") and info["mission"] == 1
-    rng = np.random.default_rng(3)
+    rng = np.random.default_rng(5)
     phases: set[str] = set()
     kinds: set[str] = set()
     missions_seen: list[int] = []
@@ -133,7 +133,7 @@ def test_27_whole_cestus_v_campaign_masked_random_reaches_its_end() -> None:
     campaign = inner.game.campaign
     assert campaign.over and inner.phase == "over" and not obs["action_mask"].any()
     assert campaign.played >= 2 and max(missions_seen) >= 2  # the mission count advanced
-    assert {"battle", "assign", "select", "over"} <= phases  # seed 3 loses a pilot's Mech
+    assert {"battle", "assign", "select", "over"} <= phases  # seed 5 loses a pilot's Mech
     assert {"MissionLaunched", "MissionFinished", "MoraleChanged", "CampaignEnded"} <= kinds
     assert info["outcome"] == {"result": campaign.result, "reason": campaign.end_reason}
     assert total == {"win": 1.0, "loss": -1.0, "draw": 0.0}[campaign.result]
