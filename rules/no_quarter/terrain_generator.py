@@ -21,10 +21,11 @@ How each rolled piece becomes :class:`~wargym.rules.no_quarter.terrain.Feature` 
   and the armour of ``building_construction`` (default concrete = 3, table 19.4.2). They stand
   in the section's "lanes" (the section minus any road or river strip crossing it), dealt
   round-robin to the largest lanes; inside a lane they sit centred in the cells of the grid
-  that allows the largest building, keeping ``building_gap`` (2") between buildings and half
-  of it to lane edges; a building squeezed by a lane shrinks, never below the minimum size
-  (then it is dropped). Buildings stand on the section's hill or woods when it has one (the
-  75 % feature leaves no clear remainder big enough).
+  that allows the largest building, keeping ``building_gap`` (2") between buildings and from
+  the section's edges when all of them fit there at full size (ruling 19.3.1 "where
+  possible"), otherwise half of it to lane edges; a building squeezed by a lane shrinks, never
+  below the minimum size (then it is dropped). Buildings stand on the section's hill or woods
+  when it has one (the 75 % feature leaves no clear remainder big enough).
 * **Extras** (19.7, 19.7.1, 19.8: "by agreement", off by default): a 2" **road** from the
   south to the north edge along the centre of a column (1d6: 1-2 west, 3-4 centre, 5-6 east);
   an east-west **river** ``river_width`` wide centred on a row boundary (1d6: 1-3 between the
@@ -34,7 +35,7 @@ How each rolled piece becomes :class:`~wargym.rules.no_quarter.terrain.Feature` 
   runs through it). A road crossing the river is its bridge (ruling 19.7).
 
 Deployment strips stay usable: features keep a gap from every table edge and buildings keep
-half the building gap from section edges.
+at least half the building gap from section edges.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ import enum
 import itertools
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Literal
 
@@ -318,7 +319,25 @@ def _buildings(
     armor: int,
 ) -> list[Feature]:
     tables = generator_tables()
-    gap, minimum = tables.building_gap, min(tables.building_min_size, size)
+    gap = tables.building_gap
+    half = gap / 2
+    inset = replace(s, x0=s.x0 + half, y0=s.y0 + half, x1=s.x1 - half, y1=s.y1 - half)
+    roomy = _place_buildings(inset, n, road, river, size, armor, size)  # 2" from the edges
+    if len(roomy) == n:
+        return roomy
+    return _place_buildings(s, n, road, river, size, armor, min(tables.building_min_size, size))
+
+
+def _place_buildings(
+    s: Section,
+    n: int,
+    road: tuple[float, float] | None,
+    river: tuple[float, float] | None,
+    size: float,
+    armor: int,
+    minimum: float,
+) -> list[Feature]:
+    gap = generator_tables().building_gap
     lanes = [
         (x0, y0, x1, y1)
         for x0, x1 in _split(s.x0, s.x1, road)

@@ -281,3 +281,19 @@ def test_19_2_property_200_seeds_always_legal() -> None:
         for edge in ("south", "north"):
             points = deployment_points(bf, edge, 12, np.random.default_rng(seed))
             assert len(points) == 12
+
+
+def test_19_3_1_generated_buildings_2in_from_section_edges_where_possible() -> None:
+    # 42" table (14" sections): clear; section 5 rolls 4 -> (B), 1/2d6 of 3 -> 2 buildings.
+    # Two 4" buildings, 2" apart and 2" from both section edges, fit exactly: 2+4+2+4+2 = 14.
+    dice = ScriptedDice([1, 1, 1, 1, 1, 4, 3, 1, 1, 1, 1])
+    gen = generate_terrain(dice, width=42.0, height=42.0)
+    s = section_rect(5, 42.0, 42.0)
+    buildings = [f for f in gen.battlefield.features if f.kind is Terrain.BUILDING]
+    assert len(buildings) == 2
+    for b in buildings:
+        assert (b.x1 - b.x0, b.y1 - b.y0) == (4.0, 4.0)
+        edge_gap = min(b.x0 - s.x0, s.x1 - b.x1, b.y0 - s.y0, s.y1 - b.y1)
+        assert edge_gap >= 2.0 - 1e-9
+    a, b = buildings
+    assert max(b.x0 - a.x1, a.x0 - b.x1, b.y0 - a.y1, a.y0 - b.y1) >= 2.0 - 1e-9
