@@ -132,6 +132,7 @@ def mech_step(ctx: Ctx, frame: Frame) -> None:
                 ctx.ask(mech.side, DecisionKind.MELEE_TARGET, mech.id)
             return
         frame["stage"] = "action"
+        frame["start"] = [mech.pos[0], mech.pos[1]]  # a charge's aspect counts from here (D4)
     if mech.removed is not None or mech.status is not Status.CARRY_ON or mech.prone:
         ctx.pop(frame)  # ducked back or worse: the activation ends (§15.2.4.1)
         return
@@ -343,7 +344,9 @@ def mech_act(ctx: Ctx, frame: Frame, action: Action) -> None:
         frame["stage"] = "after"
     elif isinstance(action, Charge):
         ctx.pop(frame)
-        ctx.push(charge_frame(mech.id, action.target, _allowance(mech, frame)))
+        start = frame.get("start", mech.pos)
+        at = (float(start[0]), float(start[1]))
+        ctx.push(charge_frame(mech.id, action.target, _allowance(mech, frame), at))
     elif isinstance(action, Move):
         # a reverse keeps its facing (§15.2.2); a jump lands facing as before (§10.6.1, D28)
         keep = action.reverse or action.jump

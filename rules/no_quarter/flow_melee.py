@@ -42,12 +42,33 @@ MAX_TIED_ROUNDS = 50
 """Safety valve: after this many tied rounds in a row the exchange ends without a winner."""
 
 
-def charge_frame(charger: int, target: int, allowance: float | None = None) -> Frame:
-    """A new charge of ``charger`` at ``target`` (§18.2); ``allowance``: movement left."""
+def charge_frame(
+    charger: int,
+    target: int,
+    allowance: float | None = None,
+    start: tuple[float, float] | None = None,
+) -> Frame:
+    """A new charge of ``charger`` at ``target`` (§18.2).
+
+    ``allowance``: movement left; ``start``: where the charger's movement this activation
+    began (the aspect counts from there, §6.2, ruling D4).
+    """
     frame: Frame = {"kind": "charge", "charger": charger, "target": target, "stage": "declare"}
     if allowance is not None:
         frame["allowance"] = allowance
+    if start is not None:
+        frame["start"] = [start[0], start[1]]
     return frame
+
+
+def _move_start(battle: Battle, charger: Mech, frame: Frame) -> tuple[float, float]:
+    """Where the charger's movement began: its activation's start if it is moving (D4)."""
+    if "start" in frame:
+        return (float(frame["start"][0]), float(frame["start"][1]))
+    active = nearest_frame(battle, "mech")
+    if active is not None and active["mech"] == charger.id and "start" in active:
+        return (float(active["start"][0]), float(active["start"][1]))  # an In Sight charge
+    return charger.pos
 
 
 def room_for_attacker(battle: Battle, rules: NoQuarterRules, target: Mech) -> bool:
@@ -90,7 +111,7 @@ def charge_step(ctx: Ctx, frame: Frame) -> None:
         ctx.pop(frame)
         return
     if frame["stage"] == "declare":
-        start = charger.pos
+        start = _move_start(battle, charger, frame)
         allowance = float(frame.get("allowance", charger.speed))
         stage = charge_stage(battle, ctx.rules, charger, target, allowance) or charger.pos
         side_on = aspect(target.pos, target.heading, start, stage)

@@ -27,10 +27,19 @@ from wargym.rules.no_quarter.flow import Ctx
 from wargym.rules.no_quarter.flow_fire import fire_frame, resolve_firing
 from wargym.rules.no_quarter.flow_move import insight_options
 from wargym.rules.no_quarter.geometry import distance
+from wargym.rules.no_quarter.reaction import in_sight_dice
 from wargym.rules.no_quarter.setup import ForceSpec, new_battle
 from wargym.rules.no_quarter.state import LOCATIONS, Battle
 from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import Faction, Location, MeleeAttack, Side, Status, Terrain
+from wargym.rules.no_quarter.vocab import (
+    Aspect,
+    Faction,
+    Location,
+    MeleeAttack,
+    Side,
+    Status,
+    Terrain,
+)
 
 
 def _battle(n_blue: int = 1, n_red: int = 1, features: tuple[Feature, ...] = ()) -> Battle:
@@ -308,3 +317,35 @@ def test_10_6_1_jump_lands_facing_the_way_it_faced_before() -> None:
     log = game.play(battle, over, dice)
     assert _moves(log, "jump")[0].heading == 0.0
     assert battle.mechs[0].heading == 0.0
+
+
+def test_6_2_charge_aspect_counts_from_where_the_move_began() -> None:
+    """Blue #0 starts beside red's flank, steps out behind it from a building and wins the
+    In Sight; unable to fire, it charges. Rear needs the start behind too: flank (D4)."""
+    wall = Feature(Terrain.BUILDING, 14.0, 19.5, 17.0, 21.5, building_armor=3)
+    battle = _battle(n_blue=2, features=(wall,))
+    _place(battle, 0, (15.0, 18.0), 90.0)
+    _place(battle, 1, (21.0, 18.0), 90.0)
+    _place(battle, 2, (18.0, 23.0), 155.0)
+    for mech in (battle.mechs[0], battle.mechs[1]):
+        mech.inoperable.extend(mech.operable_ranged_weapons)
+
+    def n(mech: int) -> int:
+        m = battle.mechs[mech]
+        return in_sight_dice(
+            m.rep, race=m.pilot.race, attributes=m.pilot.attributes, enemy_concealed=False
+        )
+
+    dice = _dice(*([1] * n(0)), *([6] * n(2)))
+    _to_mech(battle, dice, 0)
+    log = list(game.play(battle, Move(0, (17.5, 18.0)), dice))
+    while battle.decision is not None and battle.decision.kind in (
+        DecisionKind.FREE_MOVE,
+        DecisionKind.CHOOSE_MECH,
+    ):
+        kind = battle.decision.kind
+        mech = battle.decision.mech
+        step = FreeMove(mech, None) if kind is DecisionKind.FREE_MOVE else ChooseMech(0)
+        log.extend(game.play(battle, step, dice))
+    declared = next(e for e in log if isinstance(e, ev.ChargeDeclared))
+    assert declared.charger == 0 and declared.aspect is Aspect.FLANK
