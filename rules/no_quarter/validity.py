@@ -26,8 +26,10 @@ if TYPE_CHECKING:
     from wargym.rules.no_quarter.records import MechDesign
     from wargym.rules.no_quarter.state import Battle, Mech
 
-MAX_MECHS = 64
-"""Most mechs a battle may hold, removed ones included (missions bring reinforcements)."""
+MAX_MECHS = 256
+"""Most mechs a battle may hold, removed ones included: a standalone Cestus V mission fields
+the whole Company (36 mechs at Mission 4) and both sides' reinforcements keep arriving (a
+random game reaches 71 by its tenth decision)."""
 MAX_TABLE = 200.0
 """Largest battlefield side (inches)."""
 MAX_FEATURES = 400
@@ -280,20 +282,15 @@ def _check_turn(battle: Battle, root: str) -> None:
             raise InvalidBattleError(
                 f"{root}.dice.{side.value}", f"{short_repr(face)} is no d6 face"
             )
+    if battle.dice and len(battle.dice) != 2:  # an activation roll sets both (§14.0)
+        raise InvalidBattleError(f"{root}.dice", "expected both sides' dice or none")
     if battle.first_side is not None and not battle.dice:
         raise InvalidBattleError(f"{root}.first_side", "set before any activation roll")
     if len(battle.frames) > MAX_FRAMES:
         raise InvalidBattleError(f"{root}.frames", f"deeper than {MAX_FRAMES} frames")
-    from wargym.rules.no_quarter.game import HANDLERS  # the procedures a frame may run
+    from wargym.rules.no_quarter.validity_parts import check_parts
 
-    for i, frame in enumerate(battle.frames):
-        if not isinstance(frame, dict) or not isinstance(frame.get("kind"), str):
-            raise InvalidBattleError(f"{root}.frames.{i}", "a frame is an object with a kind")
-        if frame["kind"] not in HANDLERS:
-            raise InvalidBattleError(
-                f"{root}.frames.{i}.kind",
-                f"{short_repr(frame['kind'])} is not a procedure of the rules ({sorted(HANDLERS)})",
-            )
+    check_parts(battle, root)  # frames, np and mission: the engine's plain JSON
 
 
 def _check_decision(battle: Battle, root: str, started: bool) -> None:

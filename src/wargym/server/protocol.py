@@ -11,8 +11,9 @@ Safety: states go through :func:`~.validation.load_battle`, actions through
 ``action_from_dict`` and the engine's own legality check; nothing is unpickled and the only
 model format loaded is ONNX (:mod:`.policy`). Any failure becomes
 ``{"error": {"code", "message", "field"}}``. Every client mistake is a 4xx error naming the
-field (:func:`~.validation.check_values` for values no field accepts,
-:mod:`.state_checks` for the engine's plain-JSON parts of a state); only unexpected
+field (:func:`~.validation.check_values` for values no field accepts, the rules'
+``check_battle`` for every part of a state, :mod:`.state_checks` for a state the engine cannot
+resume); only unexpected
 exceptions, server bugs, become ``internal``.
 """
 
@@ -24,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .state_checks import check_plain_parts, resumed
+from .state_checks import resumed
 from .validation import (
     MAX_BYTES,
     MAX_SEED,
@@ -294,8 +295,7 @@ def _load(body: dict[str, Any]) -> Any:
     """The request's ``state``: a battle whose every part validates and whose rules resume."""
     from wargym.rules.no_quarter import game
 
-    battle = load_battle(require(body, "state", dict, "a battle object"))
-    check_plain_parts(battle)
+    battle = load_battle(require(body, "state", dict, "a battle object"))  # check_battle
     resumed(lambda: game.legal_actions(battle))  # the pending decision's options, cached
     return battle
 
