@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from wargym.rules.dice import FallbackDice, RandomDice
+from wargym.rules.errors import IllegalActionError
 from wargym.rules.events import Event
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter import game
@@ -349,3 +350,27 @@ def test_6_2_charge_aspect_counts_from_where_the_move_began() -> None:
         log.extend(game.play(battle, step, dice))
     declared = next(e for e in log if isinstance(e, ev.ChargeDeclared))
     assert declared.charger == 0 and declared.aspect is Aspect.FLANK
+
+
+def test_18_2_charge_out_of_reach_through_terrain_is_refused_unchanged() -> None:
+    """Bad input: a charge the terrain puts out of reach is an illegal action; state unchanged."""
+    battle = _battle(features=(ROUGH,))
+    _place(battle, 0, (18.0, 5.0), 90.0)
+    _place(battle, 1, (18.0, 18.0), 270.0)
+    dice = _dice()
+    _to_mech_action(battle, dice)
+    before = battle.to_dict()
+    with pytest.raises(IllegalActionError, match="Charge|legal"):
+        game.play(battle, Charge(0, 1), dice)
+    assert battle.to_dict() == before
+
+
+def test_18_3_4_fourth_attacker_charge_is_refused_unchanged() -> None:
+    """Bad input: a fourth charger at a mech three enemies already melee is illegal."""
+    battle = _three_on_one()
+    dice = _dice()
+    _to_mech(battle, dice, 3)
+    before = battle.to_dict()
+    with pytest.raises(IllegalActionError, match="Charge|legal"):
+        game.play(battle, Charge(3, 4), dice)
+    assert battle.to_dict() == before
