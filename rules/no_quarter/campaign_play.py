@@ -164,6 +164,7 @@ def start_campaign(
 def _rolled_company(player: Faction, dice: Dice) -> tuple[tuple[str, ...], cev.CompanyRolled]:
     """The Cestus V starting Company: one Class roll per Team, Teams of one design (§27.3)."""
     from wargym.rules.no_quarter import cestus_v_rolls as cvr
+    from wargym.rules.no_quarter.cestus_v_data import campaign_definition
 
     rolls = cvr.starting_company_rolls(dice)
     team = load_rules().formation_size(player, "team")
@@ -171,7 +172,7 @@ def _rolled_company(player: Faction, dice: Dice) -> tuple[tuple[str, ...], cev.C
     table = cvr.company_table()
     event = cev.CompanyRolled(
         player,
-        f"27 mission {cvr.campaign_definition().company_class_table[0]} {table.kind}",
+        f"27 mission {campaign_definition().company_class_table[0]} {table.kind}",
         tuple(r.faces for r in rolls),
         tuple(r.split_face for r in rolls),
         tuple(r.mech_class for r in rolls),
