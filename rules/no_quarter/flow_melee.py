@@ -324,7 +324,7 @@ def _melee_round(ctx: Ctx, frame: Frame, attacker: Mech, defender: Mech) -> None
     )
     shielded = location in loser.lost_limbs  # a blown-off arm: a protected hit (ruling D19)
     ctx.emit(ev.HitLocated(loser.id, (face,), location, shielded))
-    if shielded:  # no effect, like a damage roll passing 0d6: a new round at once (E12)
+    if shielded:  # no effect, like a damage roll passing 0d6: a new round at once (E15)
         frame["jump"] = False
         frame["decl"] = {}
         return
