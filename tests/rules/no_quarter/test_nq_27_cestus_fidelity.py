@@ -8,8 +8,10 @@ import dataclasses
 from typing import Any
 
 import numpy as np
+import pytest
 
 from wargym.rules.dice import RandomDice, ScriptedDice
+from wargym.rules.errors import StateError
 from wargym.rules.no_quarter import campaign_events as cev
 from wargym.rules.no_quarter.actions import ActivateGroup, DecisionKind, ExitTable
 from wargym.rules.no_quarter.campaign import load_definition
@@ -32,7 +34,7 @@ from wargym.rules.no_quarter.np_events import NpTableRolled
 from wargym.rules.no_quarter.np_flow import check_reinforcements
 from wargym.rules.no_quarter.pef import pef_detected, place_pefs, spotters_of
 from wargym.rules.no_quarter.perception import bodies
-from wargym.rules.no_quarter.sections import section_of
+from wargym.rules.no_quarter.sections import exit_point, section_of
 from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.vocab import Faction, Side
 
@@ -206,3 +208,9 @@ def test_23_8_4_company_reinforcements_keep_their_record_and_carry_damage() -> N
             ) and any(now < f for now, f in zip(mech.armor, full, strict=True))
         return
     raise AssertionError("no Company reinforcement arrived in 40 seeds")
+
+
+def test_27_m8_exit_point_refuses_an_unknown_edge() -> None:
+    with pytest.raises(StateError, match="edge: 'up'"):
+        exit_point((5.0, 5.0), "up", (7,))
+    assert exit_point((30.0, 30.0), "south", (7,)) == (11.5, 0.5)  # inside section 7's segment
