@@ -144,9 +144,12 @@ def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -
     warnings: list[str] = []
     for number, step in enumerate(steps, 1):
         before = {m["id"]: m["pos"] for m in frames[-1]["mechs"]}
-        for raw in step["events"] if step.get("applied", True) else ():
-            try:
-                battle.apply(NO_QUARTER_EVENTS.from_dict(dict(raw)))
+        applied = step.get("applied", True)
+        for raw in step["events"]:
+            try:  # set-up events are in the start state already: only read them
+                event = NO_QUARTER_EVENTS.from_dict(dict(raw))
+                if applied:
+                    battle.apply(event)
             except Exception as exc:  # noqa: BLE001 - show the rest of the game anyway
                 if len(warnings) < 50:
                     warnings.append(

@@ -96,3 +96,113 @@ def test_events_are_immutable() -> None:
     event = DiceRolled("x", (2,))
     with pytest.raises(AttributeError):
         event.why = "y"  # type: ignore[misc]
+
+
+# -- No Quarter event fields added for the event record (issue 15, helper L) --------------------
+_REACTION = {
+    "type": "ReactionTaken",
+    "mech": 1,
+    "test": "fired_on",
+    "causes": [0],
+    "faces": [1, 2],
+    "rep": 4,
+    "passed": 1,
+    "free_will": False,
+    "results": ["duck_back"],
+    "result": "duck_back",
+    "rep_change": 0,
+    "outgunned": [False],
+    "in_range": [True],
+}
+_BUILDING = {
+    "type": "BuildingDamaged",
+    "feature": 0,
+    "attacker": 0,
+    "faces": [1, 1, 4, 4, 1, 2],
+    "versus": 2,
+    "passed": 2,
+    "armor_before": 3,
+    "armor_after": 0,
+    "melee": True,
+}
+_CRITICAL = {
+    "type": "CriticalHit",
+    "mech": 0,
+    "location": "chest",
+    "kind": "random_item_lost",
+    "faces": [2],
+    "item_lost": 1,
+    "items_lost": [1],
+    "speed_after": 8,
+    "removal": None,
+}
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({**_REACTION, "in_cover": "yes"}, "ReactionTaken.in_cover"),
+        ({**_REACTION, "dice": "many"}, "ReactionTaken.dice"),
+        ({**_BUILDING, "limb": "nose"}, "BuildingDamaged.limb"),
+        ({**_BUILDING, "melee_faces": 7}, "BuildingDamaged.melee_faces"),
+        ({**_BUILDING, "attack": "bite"}, "BuildingDamaged.attack"),
+        ({**_CRITICAL, "candidates": "abc"}, "CriticalHit.candidates"),
+        ({"type": "FiringEnded", "shooter": 0, "mode": "active"}, "shots"),
+        (
+            {
+                "type": "FiringStarted",
+                "shooter": 0,
+                "mode": "active",
+                "cause": None,
+                "twist": 0,
+                "weapons": "all",
+            },
+            "FiringStarted.weapons",
+        ),
+        (
+            {
+                "type": "NpTableRolled",
+                "table": "22.3.6",
+                "team": 100,
+                "faces": [1, 2],
+                "passes": 2,
+                "result": "objective",
+                "target": "mech 3",
+            },
+            "NpTableRolled.target",
+        ),
+    ],
+    ids=[
+        "in_cover",
+        "dice",
+        "limb",
+        "melee_faces",
+        "attack",
+        "candidates",
+        "shots",
+        "weapons",
+        "target",
+    ],
+)
+def test_no_quarter_event_record_fields_are_checked(data: dict, field: str) -> None:
+    from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
+
+    before = json.dumps(data)
+    with pytest.raises(StateError, match=field):
+        NO_QUARTER_EVENTS.from_dict(data)
+    assert json.dumps(data) == before  # the input is not changed
+
+
+def test_no_quarter_event_record_fields_default_for_old_logs() -> None:
+    from wargym.rules.no_quarter import events as ev
+    from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
+
+    reaction = NO_QUARTER_EVENTS.from_dict(dict(_REACTION))
+    assert isinstance(reaction, ev.ReactionTaken)
+    assert reaction.in_cover is None and reaction.dice is None
+    building = NO_QUARTER_EVENTS.from_dict(dict(_BUILDING))
+    assert isinstance(building, ev.BuildingDamaged)
+    assert (building.melee_faces, building.damage_faces, building.limb) == ((), (), None)
+    critical = NO_QUARTER_EVENTS.from_dict(dict(_CRITICAL))
+    assert isinstance(critical, ev.CriticalHit)
+    assert critical.candidates == () and critical.armor is None

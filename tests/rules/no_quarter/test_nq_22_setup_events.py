@@ -82,3 +82,18 @@ def test_22_mission_env_first_info_and_replay_hold_the_setup_events(tmp_path: Pa
     # the set-up frame's PEFs are not placed twice
     assert view["frames"][1]["pefs"] == view["frames"][0]["pefs"]
     env.close()
+
+
+def test_22_replay_setup_step_events_are_still_checked(tmp_path: Path) -> None:
+    env = NoQuarterMissionEnv(scenario=DEFEND, max_turns=3)
+    env.reset(seed=12)
+    path = tmp_path / "replay.json"
+    env.save_replay(path)
+    env.close()
+    data = json.loads(path.read_text())
+    assert data["steps"][0]["agent"] == "setup"
+    data["steps"][0]["events"][0] = {"type": "PefPlaced", "pef": "first"}
+    before = json.dumps(data)
+    view = frames_of(data)  # shown, not applied, and named in a warning like any bad event
+    assert len(view["warnings"]) == 1 and view["warnings"][0].startswith("step 1: PefPlaced")
+    assert json.dumps(data) == before
