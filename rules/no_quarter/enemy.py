@@ -128,6 +128,9 @@ class NpOptions:
     beaten_away_uses_range: bool = True
     """Ruling 22.1.6: a player mech within 12" (seen or not) keeps a patrol from "beating"
     the enemy away; False: only mechs in LOS count."""
+    unseen_defender: Literal["regain_los", "hold"] = "regain_los"
+    """Ruling 22.2.6: a defender that sees no enemy moves to regain LOS of the nearest player
+    mech (on the tabletop every model is in view); "hold": it stays where it is (E17)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,8 +393,11 @@ def defend_goal(
     body_list: Sequence[Body] = (),
     mover: int = -1,
     ews: bool = False,
+    target: int = -1,
 ) -> Point | None:
     """Ruling 22.2.6: the reachable spot between the enemy and the own edge to take (§22.2.6).
+
+    ``target``: the enemy mech's id (its own base never blocks the line to it).
 
     Among ``candidates``: LOS to ``enemy``, no farther from the own edge than the enemy, in
     cover if any such is; then closest to the enemy-to-own-edge line, then nearest ``origin``.
@@ -402,7 +408,15 @@ def defend_goal(
         p
         for p in candidates
         if distance(p, edge_point(bf, p, own_edge, 0.0)) <= limit + EPS
-        and sight(bf, p, enemy, observer_id=mover, bodies=body_list, observer_has_ews=ews).visible
+        and sight(
+            bf,
+            p,
+            enemy,
+            observer_id=mover,
+            target_id=target,
+            bodies=body_list,
+            observer_has_ews=ews,
+        ).visible
     ]
     sheltered = [p for p in ok if covered(bf, p, enemy, body_list)]
     pool = sheltered or ok

@@ -36,6 +36,7 @@ from wargym.rules.no_quarter.enemy import (
     NpContext,
     NpGroupState,
     NpObjective,
+    NpOptions,
     NpPosture,
     PursuitRoll,
     defend_goal,
@@ -156,6 +157,7 @@ def _goal(
     seen: list[Mech],
     reach: float,
     moves: list[Move],
+    options: NpOptions,
 ) -> Point | None:
     """Where the mech's movement order sends it (§22.1.6, §22.2.6, §22.3.6-§22.3.7 rulings)."""
     bf = battle.battlefield
@@ -179,8 +181,10 @@ def _goal(
         if nearest is not None:
             return nearest.pos
         return edge_point(bf, mech.pos, battle.home_edges.get(mech.side.other, state.exit_edge))
+    if nearest is None and options.unseen_defender == "regain_los":
+        nearest = _nearest(mech, battle.mechs_of(mech.side.other))  # ruling 22.2.6 (E17)
     if nearest is None:
-        return None  # a defender with no enemy in sight holds its ground
+        return None
     others = [b for b in bodies(battle) if b.id != mech.id]
     spot = defend_goal(
         bf,
@@ -191,6 +195,7 @@ def _goal(
         body_list=others,
         mover=mech.id,
         ews=mech.has_functioning_ews,
+        target=nearest.id,
     )
     if spot is not None:
         return spot
@@ -239,7 +244,7 @@ def _mech_action(
         return leave
     if not moves:
         return stay
-    goal = _goal(battle, mech, state, seen, reach, moves)
+    goal = _goal(battle, mech, state, seen, reach, moves, context.options)
     if goal is None:
         return stay
     best_move = min(moves, key=lambda o: (distance(o.to, goal), o.to))

@@ -26,6 +26,7 @@ from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, insight_fr
 from wargym.rules.no_quarter.flow_fire import fire_frame
 from wargym.rules.no_quarter.flow_melee import charge_frame, room_for_attacker
 from wargym.rules.no_quarter.geometry import distance, heading_to
+from wargym.rules.no_quarter.np_flow import pef_spotted_at
 from wargym.rules.no_quarter.perception import (
     IN_SIGHT_CHARGE_RANGE,
     TWISTS,
@@ -93,7 +94,7 @@ def walk(
         now = visible_enemies(battle, mech, point, facing)
         trigger = new_sightings(battle, mech, now - seen)
         seen = now
-        if trigger:
+        if trigger or pef_spotted_at(battle, mech.id, point):  # a PEF resolves there (§20.3)
             cost = _cost(battle, mech, [start, point], jump)
             ctx.emit(
                 ev.MechMoved(mech.id, (start, point), heading, cost, distance(start, point), kind)
@@ -101,7 +102,8 @@ def walk(
             cross_flames(ctx, mech, [start, point])
             if blocked is not None and t >= 1.0:
                 ctx.emit(ev.MoveBlocked(mech.id, blocked[1], planned, to))
-            ctx.push(insight_frame(mech.id, mech.side, trigger))
+            if trigger:
+                ctx.push(insight_frame(mech.id, mech.side, trigger))
             return cost, t < 1.0
     cost = _cost(battle, mech, [start, to], jump)
     if blocked is None or length > 0.0:

@@ -125,6 +125,8 @@ class MechsArrived(Event):
             battle.np["next_team"] = max(battle.np["next_team"], self.team + 1)
             if self.side.value == battle.np["side"]:
                 battle.np["revealed"] += len(self.mechs)
+            elif "player_mechs_fielded" in battle.np:  # the player's fielded force (§22.0)
+                battle.np["player_mechs_fielded"] += len(self.mechs)
 
 
 @dataclass(frozen=True)

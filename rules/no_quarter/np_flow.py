@@ -16,6 +16,7 @@ from wargym.rules.dice import Dice
 from wargym.rules.no_quarter import cestus_play
 from wargym.rules.no_quarter import np_events as npev
 from wargym.rules.no_quarter.actions import Action
+from wargym.rules.no_quarter.arrival_spots import contact_spots, reinforcement_spots
 from wargym.rules.no_quarter.data import load_rules
 from wargym.rules.no_quarter.enemy import (
     NpContext,
@@ -28,6 +29,7 @@ from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, insight_fr
 from wargym.rules.no_quarter.geometry import distance, heading_to
 from wargym.rules.no_quarter.pef import (
     PefMarker,
+    Spotter,
     building_pef_triggers,
     contact_multiplier,
     np_enemy_mechs,
@@ -44,6 +46,7 @@ from wargym.rules.no_quarter.perception import bodies, new_sightings
 from wargym.rules.no_quarter.records import Pilot
 from wargym.rules.no_quarter.reinforcements import (
     arrival_positions,
+    arrival_ranks,
     reinforcement_check,
     reinforcement_entry,
     reinforcement_force,
@@ -51,12 +54,8 @@ from wargym.rules.no_quarter.reinforcements import (
     reinforcement_size,
 )
 from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.terrain import path_problem
 from wargym.rules.no_quarter.vocab import Faction, Rank, Side
 from wargym.rules.serial import from_jsonable, to_jsonable
-
-CONTACT_SPREAD = 4.0
-"""The contact group's other mechs stand within 4" of its leader (§20.3 ruling)."""
 
 
 def np_side(battle: Battle) -> Side | None:
@@ -227,6 +226,31 @@ def check_pefs(ctx: Ctx) -> None:
             resolve_contact(ctx, marker, list(seen), np_moving=False)
 
 
+def pef_spotted_at(battle: Battle, mech_id: int, point: tuple[float, float]) -> bool:
+    """A player mech at ``point`` would see a PEF or trigger a building PEF (§20.1, §20.3).
+
+    A move stops there, and :func:`check_pefs` resolves the PEF the moment it is seen.
+    """
+    np = battle.np
+    mech = battle.mechs[mech_id]
+    if np is None or mech.side.value == np["side"]:
+        return False
+    here = Spotter(mech.id, point, battle.group_of.get(mech.id, mech.id), mech.has_functioning_ews)
+    others = [b for b in bodies(battle) if b.id != mech.id]
+    bf = battle.battlefield
+    if any(pef_detected(bf, m.pos, [here], bodies=others) for m in _markers(battle)):
+        return True
+    return bool(
+        building_pef_triggers(
+            bf,
+            [here],
+            used=np["used_buildings"],
+            excluded_sections=np["excluded_sections"],
+            bodies=others,
+        )
+    )
+
+
 def resolve_contact(ctx: Ctx, marker: PefMarker, triggering: list[int], *, np_moving: bool) -> None:
     """Roll what the PEF is (only now), place any contact and start the In Sight (§20.3)."""
     battle = ctx.battle
@@ -273,9 +297,10 @@ def resolve_contact(ctx: Ctx, marker: PefMarker, triggering: list[int], *, np_mo
             rules=ctx.rules,
         )
     nearest = min((battle.mechs[i] for i in triggering), key=lambda m: distance(m.pos, marker.pos))
-    spots = _spots(battle, marker.pos, nearest.pos, len(force.mechs))
-    if not spots:  # no free spot within reach of the marker: nothing can arrive (as for a
-        return  # reinforcement with no free entry point); the PEF is resolved all the same (E6)
+    trigger_points = [battle.mechs[i].pos for i in triggering]
+    spots = contact_spots(battle, marker.pos, trigger_points, len(force.mechs))
+    if not spots:  # only a table with no legal spot left at all places nobody (E6)
+        return
     team = _arrive(ctx, side, force, marker.pos, nearest.pos, "contact", positions=spots)
     _new_group_posture(ctx, team)
     leader = battle.mechs[_leader_id(battle, team)]
@@ -296,8 +321,7 @@ def arrive_force(
 ) -> int:
     """Place a force with its leader at ``pos`` facing ``heading`` (The Troll, §27.8)."""
     ahead = (pos[0] + math.cos(math.radians(heading)), pos[1] + math.sin(math.radians(heading)))
-    behind = (2 * pos[0] - ahead[0], 2 * pos[1] - ahead[1])
-    spots = [pos] + _spots(ctx.battle, pos, behind, len(force.mechs))[1:]
+    spots = contact_spots(ctx.battle, pos, (), len(force.mechs))
     team = _arrive(ctx, side, force, pos, ahead, reason, positions=spots)
     assert ctx.battle.np is not None
     ctx.emit(npev.NpGroupSet(team, dict(ctx.battle.np["default"]), reason))
@@ -338,18 +362,20 @@ def _arrive(
     facing_point: tuple[float, float],
     reason: str,
     positions: list[tuple[float, float]] | None = None,
+    ranks: tuple[Rank | None, ...] = (),
 ) -> int:
     """Place ``force`` as one new Team around ``anchor`` (§20.3 ruling, §23.8.5).
 
-    As many mechs arrive as there are ``positions`` (default: :func:`_spots`); the caller
-    makes sure there is at least one.
+    As many mechs arrive as there are ``positions`` (default: :func:`contact_spots`); the
+    caller makes sure there is at least one. ``ranks``: each arriving mech's rank in
+    arrival order (default: the first is a Team Leader).
     """
     battle = ctx.battle
     assert battle.np is not None
     rules = load_rules(battle.options.rules)
     team = int(battle.np["next_team"])
     order = [force.leader] + [i for i in range(len(force.mechs)) if i != force.leader]
-    spots = positions or _spots(battle, anchor, facing_point, len(order))
+    spots = positions or contact_spots(battle, anchor, (facing_point,), len(order))
     next_id = max(battle.mechs, default=-1) + 1
     arriving = []
     for k, (index, pos) in enumerate(zip(order, spots, strict=False)):
@@ -372,44 +398,12 @@ def _arrive(
                 pilot,
                 pos,
                 heading_to(pos, facing_point),
-                Rank.TEAM_LEADER if k == 0 else None,
+                ranks[k] if k < len(ranks) else (Rank.TEAM_LEADER if k == 0 else None),
             )
         )
     faces = tuple(roll.face for roll in force.rolls)
     ctx.emit(npev.MechsArrived(side, team, reason, tuple(arriving), faces))
     return team
-
-
-def _spots(
-    battle: Battle, anchor: tuple[float, float], away_from: tuple[float, float], n: int
-) -> list[tuple[float, float]]:
-    """Leader on the marker, the others within 4", no closer to the trigger (§20.3 ruling)."""
-    radius = battle.options.base_radius
-    taken = bodies(battle)
-    spots: list[tuple[float, float]] = []
-    base = heading_to(away_from, anchor)
-    candidates = [anchor] + [
-        (
-            anchor[0] + r * math.cos(math.radians(base + a)),
-            anchor[1] + r * math.sin(math.radians(base + a)),
-        )
-        for r in (1.5, 3.0, CONTACT_SPREAD)
-        for a in (0, 45, -45, 90, -90, 135, -135, 180)
-    ]
-    from wargym.rules.no_quarter.terrain import Body
-
-    for point in candidates:
-        if len(spots) == n:
-            break
-        others = taken + [Body(-500 - i, p, radius) for i, p in enumerate(spots)]
-        if (
-            path_problem(
-                battle.battlefield, [point, point], mover_id=-1, bodies=others, radius=radius
-            )
-            is None
-        ):
-            spots.append(point)
-    return spots
 
 
 # -- reinforcements (§23.8) ---------------------------------------------------------------------
@@ -428,8 +422,13 @@ def check_reinforcements(ctx: Ctx, blue: int, red: int) -> None:
     check = reinforcement_check(blue + red, ctx.dice, morale, faction)
     size = None
     if check.triggered and check.unit != "none":
+        deployed, partial = _deployed(battle, faction, is_np)
         size = reinforcement_size(
-            check.unit, faction, deployed_in_platoon=int(np["revealed"]), partial_squad=True
+            check.unit,
+            faction,
+            deployed_in_platoon=deployed,
+            partial_squad=partial,
+            rules=load_rules(battle.options.rules),
         )
     count = size.mechs if size is not None else 0
     ctx.emit(
@@ -464,18 +463,7 @@ def check_reinforcements(ctx: Ctx, blue: int, red: int) -> None:
             radius=battle.options.base_radius,
         )
     )
-    free = [
-        p
-        for p in spots
-        if path_problem(
-            battle.battlefield,
-            [p, p],
-            mover_id=-1,
-            bodies=bodies(battle),
-            radius=battle.options.base_radius,
-        )
-        is None
-    ]
+    free = reinforcement_spots(battle, spots)  # a taken spot shifts, nobody is dropped
     if not free:
         return
     facing = (
@@ -484,7 +472,10 @@ def check_reinforcements(ctx: Ctx, blue: int, red: int) -> None:
     )
     first_id = max(battle.mechs, default=-1) + 1
     order = [force.leader] + [i for i in range(len(force.mechs)) if i != force.leader]
-    team = _arrive(ctx, side, force, entry.point, facing, "reinforcement", positions=free)
+    ranks = arrival_ranks(size.unit, len(free), faction, load_rules(battle.options.rules))
+    team = _arrive(
+        ctx, side, force, entry.point, facing, "reinforcement", positions=free, ranks=ranks
+    )
     if used and battle.mission is not None:
         record = battle.mission.setdefault("reserve_used", {})
         placed = order[: len(free)]
@@ -496,6 +487,24 @@ def check_reinforcements(ctx: Ctx, blue: int, red: int) -> None:
                 battle.mission["reserve"].append(spare)
     if is_np:
         ctx.emit(npev.NpGroupSet(team, dict(np["default"]), "reinforcement"))
+
+
+def _deployed(battle: Battle, faction: Faction, is_np: bool) -> tuple[int, bool]:
+    """(mechs of the side's current platoon on the table, a partial Squad is) (§23.8.2).
+
+    NP (ruling): every revealed NP mech is of its current platoon, and a partial Squad is
+    always assumed. Player: the platoon and squad sizes are his faction's; the mechs fielded
+    this mission fill platoons and squads in turn, and the last one is partial unless full.
+    """
+    np = battle.np
+    assert np is not None
+    if is_np:
+        return int(np["revealed"]), True
+    rules = load_rules(battle.options.rules)
+    fielded = int(np["player_mechs_fielded"])
+    platoon = rules.formation_size(faction, "platoon")
+    squad = rules.formation_size(faction, "squad")
+    return fielded % platoon, fielded % squad != 0
 
 
 def _from_reserve(battle: Battle, force: NpEnemyForce) -> tuple[NpEnemyForce, dict[int, Any]]:
@@ -527,4 +536,13 @@ def _mission_kind(name: str) -> MissionKind:
     return "attack" if name == "attack" else "defend"
 
 
-__all__ = ["PEFS", "check_pefs", "check_reinforcements", "np_choose", "np_side", "start_np", "Dice"]
+__all__ = [
+    "PEFS",
+    "Dice",
+    "check_pefs",
+    "check_reinforcements",
+    "np_choose",
+    "np_side",
+    "pef_spotted_at",
+    "start_np",
+]

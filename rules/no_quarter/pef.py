@@ -434,7 +434,8 @@ def pef_move(
         if options.go_around_buildings:
             ahead = [reach + 0.25 * k for k in range(1, 4 * math.ceil(reach) + 1)]
             tries = [r for pair in zip(tries, ahead, strict=True) for r in pair]
-        reach = next((r for r in tries if 0 <= r <= cap and not bad(r)), 0.0)
+        top = min(cap, allowance)  # the straight move never exceeds its distance (§20.2)
+        reach = next((r for r in tries if 0 <= r <= top + EPS and not bad(r)), 0.0)
     end = (start[0] + ux * reach, start[1] + uy * reach)
     if not covered(bf, end, target.pos, bodies):
         snap = cfg.cover_snap

@@ -41,6 +41,10 @@ class PefConfig:
     resolution: Mapping[int, str]
     minimum_enemies: int
     contact_delta: Mapping[int, int]
+    contact_spread: float = 4.0
+    """Ruling 20.3: a contact's other mechs stand within this many inches of its leader."""
+    search_step: float = 0.5
+    """The grid on which a taken arrival spot is shifted to the nearest legal one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +84,11 @@ class NpEnemyForce:
 # -- configuration ---------------------------------------------------------------------------
 def parse_pef_config(node: Node) -> PefConfig:
     """Strictly parse pef.yaml; errors name file, key and row (§20)."""
-    node.keys_exactly({"placement", "rep", "building", "movement", "resolution", "contact_size"})
+    node.keys_exactly(
+        {"placement", "rep", "building", "movement", "resolution", "contact_size", "arrival"}
+    )
+    arrival = node["arrival"]
+    arrival.keys_exactly({"contact_spread_in", "search_step_in"})
     place, build, move = node["placement"], node["building"], node["movement"]
     place.keys_exactly({"pefs", "section_die", "grid_in"})
     place["section_die"].as_str(["1d6"])
@@ -117,7 +125,16 @@ def parse_pef_config(node: Node) -> PefConfig:
         resolution=resolution,
         minimum_enemies=size["minimum_enemies"].as_int(0, 6),
         contact_delta=deltas,
+        contact_spread=arrival["contact_spread_in"].as_number(),
+        search_step=_positive(arrival["search_step_in"]),
     )
+
+
+def _positive(node: Node) -> float:
+    value = node.as_number()
+    if not value > 0:
+        raise node.fail(f"must be a positive number of inches, got {value!r}")
+    return value
 
 
 def _pass_key(node: Node, key: object) -> int:

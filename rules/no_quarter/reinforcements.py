@@ -9,6 +9,7 @@ be reinforced (23.8.3): :func:`reinforcement_check` rolls 23.8.1 and the faction
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from wargym.rules.dice import Dice, passed_dice
 from wargym.rules.no_quarter.data import NoQuarterRules, load_rules
 from wargym.rules.no_quarter.geometry import Point, heading_to
 from wargym.rules.no_quarter.pef_tables import MissionKind, NpEnemyForce, np_enemy_mechs
-from wargym.rules.no_quarter.vocab import Faction, Side
+from wargym.rules.no_quarter.vocab import Faction, Rank, Side
 from wargym.rules.tables import Node, load_config
 
 CONFIG = "rules/no_quarter/reinforcements.yaml"
@@ -68,6 +69,8 @@ class ReinforcementTables:
     rest_of_platoon_minimum: int
     entry: Mapping[int, EntryRow]
     spacing: float
+    leaders: Mapping[Unit, tuple[Rank, ...]] = dataclasses.field(default_factory=dict)
+    """23.8.2: the leaders each unit brings, highest first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +117,7 @@ def parse_reinforcements(node: Node) -> ReinforcementTables:
             "rest_of_platoon_minimum",
             "entry",
             "arrival_spacing_in",
+            "unit_leaders",
         }
     )
     check: dict[int, int | None] = {}
@@ -162,6 +166,12 @@ def parse_reinforcements(node: Node) -> ReinforcementTables:
         )
     if set(entry) != set(range(1, 7)):
         raise node["entry"].fail("rows must cover 1-6 exactly")
+    leaders: dict[Unit, tuple[Rank, ...]] = {}
+    ranks = [r.value for r in Rank]
+    for key, cell in node["unit_leaders"].items():
+        if key not in UNITS:
+            raise cell.fail(f"{key!r} is not a reinforcement unit")
+        leaders[key] = tuple(Rank(v) for v in cell.as_strs(ranks))
     return ReinforcementTables(
         node["trigger_total"].as_int(3, 11),
         check,
@@ -171,6 +181,7 @@ def parse_reinforcements(node: Node) -> ReinforcementTables:
         node["rest_of_platoon_minimum"].as_int(0, 18),
         entry,
         node["arrival_spacing_in"].as_number(),
+        leaders,
     )
 
 
@@ -252,6 +263,32 @@ def reinforcement_size(
         "none": 0,
     }
     return ReinforcementSize(rolled, current, sizes[current])
+
+
+def arrival_ranks(
+    unit: Unit, count: int, faction: Faction, rules: NoQuarterRules | None = None
+) -> tuple[Rank | None, ...]:
+    """The rank of each arriving mech, the group leader first (§23.8.2).
+
+    The first mech holds the unit's highest leader (``unit_leaders``); the first mech of
+    each further Team holds a Squad Leader where a Squad starts (if the unit brings them),
+    else a Team Leader (if the unit brings them).
+    """
+    rules = rules or load_rules()
+    brought = reinforcement_tables().leaders.get(unit, ())
+    team = rules.formation_size(faction, "team")
+    squad = rules.formation_size(faction, "squad")
+    ranks: list[Rank | None] = []
+    for i in range(count):
+        if i == 0:
+            ranks.append(brought[0] if brought else None)
+        elif i % team == 0 and Rank.SQUAD_LEADER in brought[1:] and i % squad == 0:
+            ranks.append(Rank.SQUAD_LEADER)
+        elif i % team == 0 and Rank.TEAM_LEADER in brought[1:]:
+            ranks.append(Rank.TEAM_LEADER)
+        else:
+            ranks.append(None)
+    return tuple(ranks)
 
 
 def reinforcement_force(

@@ -119,11 +119,11 @@ def test_20_2_ends_in_cover_within_two_inches() -> None:
 
 
 def test_20_2_1_goes_around_buildings_detour_free() -> None:
-    block = Feature(Terrain.BUILDING, 15, 22, 21, 28)
+    block = Feature(Terrain.BUILDING, 15, 24, 21, 28)
     bf = Battlefield(features=(block,), night=True)
     move = pef_move(bf, (18, 30), ScriptedDice([2, 2]), [_spot(0, 18, 6)])
     assert move.contact == ()
-    assert move.end == pytest.approx((18.0, 21.5))
+    assert move.end == pytest.approx((18.0, 22.0))  # 8" straight, past the building
     assert len(move.path) > 2  # around a corner
     for a, b in zip(move.path, move.path[1:], strict=False):
         for k in range(21):
@@ -131,6 +131,16 @@ def test_20_2_1_goes_around_buildings_detour_free() -> None:
             assert point_rect_distance(p, *block.rect) >= 0.5 - 1e-6
     walked = sum(distance(a, b) for a, b in zip(move.path, move.path[1:], strict=False))
     assert walked > 8.0  # the detour does not count against the 8"
+
+
+def test_20_2_straight_move_stays_within_its_distance() -> None:
+    """An 8" move whose end falls in a building stops short, never beyond 8" (§20.2)."""
+    block = Feature(Terrain.BUILDING, 15, 22, 21, 28)
+    bf = Battlefield(features=(block,), night=True)
+    move = pef_move(bf, (18, 30), ScriptedDice([2, 2]), [_spot(0, 18, 6)])
+    assert move.allowance == 8.0
+    assert distance((18, 30), move.end) <= 8.0 + 1e-9  # before: (18, 21.5), 8.5" away
+    assert point_rect_distance(move.end, *block.rect) >= 0.5 - 1e-6
 
 
 def test_20_2_order_farthest_first_ties_by_section() -> None:

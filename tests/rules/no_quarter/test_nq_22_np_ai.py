@@ -31,6 +31,7 @@ from wargym.rules.no_quarter.enemy import (
     NpContext,
     NpGroupState,
     NpObjective,
+    NpOptions,
     NpPosture,
     defend_goal,
     fighting_withdrawal_move,
@@ -248,10 +249,23 @@ def test_22_4_unseen_enemy_is_not_chased() -> None:
     moves: list[Action] = [Stay(1), Move(1, (10, 24)), Move(1, (15, 24)), Move(1, (20, 24))]
     # no enemy in sight: the destroy objective heads for the enemy's home edge (straight south)
     assert np_decide(battle, moves, ctx, ScriptedDice([])) == Move(1, (15, 24))
-    defend = NpContext(
-        groups={team: NpGroupState(NpPosture.DEFEND, order=MoveOrder.FULL, activation=(1, 1))}
-    )
-    assert np_decide(battle, moves, defend, ScriptedDice([])) == Stay(1)
+    state = NpGroupState(NpPosture.DEFEND, order=MoveOrder.FULL, activation=(1, 1))
+    hold = NpContext(groups={team: state}, options=NpOptions(unseen_defender="hold"))
+    assert np_decide(battle, moves, hold, ScriptedDice([])) == Stay(1)  # option "hold" (E17)
+
+
+def test_22_2_6_a_defender_seeing_no_enemy_moves_to_regain_los_of_the_nearest() -> None:
+    """Ruling 22.2.6: the defender heads for a spot with LOS to the nearest player mech."""
+    battle = _battle(bf=Battlefield(night=True))  # 12" night limit
+    _place(battle, {0: (15, 12), 1: (15, 28), 2: (30, 34), 3: (32, 34)})
+    assert known_enemies(battle, Side.RED) == []
+    team = battle.mechs[1].team
+    state = NpGroupState(NpPosture.DEFEND, order=MoveOrder.FULL, activation=(1, 1))
+    _ask(battle, DecisionKind.MECH_ACTION, 1)
+    moves: list[Action] = [Stay(1), Move(1, (10, 24)), Move(1, (15, 23)), Move(1, (20, 24))]
+    # before: it held its ground (Stay); (15, 23) is 11" from blue 0: LOS regained
+    choice = np_decide(battle, moves, NpContext(groups={team: state}), ScriptedDice([]))
+    assert choice == Move(1, (15, 23))
 
 
 def test_22_1_6_beaten_away_patrol_withdraws() -> None:

@@ -7,18 +7,32 @@ side plays a passive policy (stay where it stands) so the NP side's own rules dr
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
+import pytest
 
-from wargym.rules.dice import RandomDice
+from wargym.rules.dice import FallbackDice, RandomDice
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import Action, ActivateGroup, Stay
+from wargym.rules.no_quarter import np_events as npev
+from wargym.rules.no_quarter.actions import Action, ActivateGroup, Move, Stay
+from wargym.rules.no_quarter.cestus_v import campaign_definition
+from wargym.rules.no_quarter.cestus_v_rolls import mission_scenario
+from wargym.rules.no_quarter.flow import Ctx
+from wargym.rules.no_quarter.flow_move import STEP
+from wargym.rules.no_quarter.geometry import distance
 from wargym.rules.no_quarter.mission_play import new_mission, progress_of
 from wargym.rules.no_quarter.missions import AttackObjective
+from wargym.rules.no_quarter.np_flow import (
+    check_reinforcements,
+    pef_spotted_at,
+    resolve_contact,
+)
+from wargym.rules.no_quarter.pef import PefMarker
 from wargym.rules.no_quarter.scenario import load_scenario
 from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.vocab import Faction, Rank, Side
 
 
 def _passive(options: list[Action]) -> Action:
@@ -29,15 +43,25 @@ def _passive(options: list[Action]) -> Action:
     return options[-1] if isinstance(options[-1], ActivateGroup) else options[0]
 
 
+def _aside(options: list[Action]) -> Action:
+    """Move out of the attacker's way, toward the south-east corner; else stay put."""
+    moves = [o for o in options if isinstance(o, Move) and not o.jump]
+    if moves:
+        return max(moves, key=lambda o: (o.to[0] - o.to[1], o.to))
+    return _passive(options)
+
+
 def _break_through_defend(seed: int) -> tuple[Battle, RandomDice]:
     sc = load_scenario("defend_star_army_vs_hishen")
-    sc = dataclasses.replace(sc, np_objective=AttackObjective.BREAK_THROUGH)
+    sc = dataclasses.replace(sc, np_objective=AttackObjective.BREAK_THROUGH, turn_limit=40)
     dice = RandomDice.from_seed(seed)
     return new_mission(sc, np.random.default_rng(seed), dice), dice
 
 
 def test_22_3_1_np_break_through_leaves_across_the_player_edge() -> None:
     """A Defend NP group breaking through leaves across the south edge of its own will.
+
+    The player steps aside (toward the south-east corner) so the attackers can get through.
 
     Before the fix ``exit_options`` refused NP mechs, so no NP mech ever left by ``ExitTable``.
     """
@@ -47,7 +71,7 @@ def test_22_3_1_np_break_through_leaves_across_the_player_edge() -> None:
         steps = 0
         while not battle.over and steps < 4000:
             options = game.legal_actions(battle)
-            log = game.play(battle, _passive(options), dice)
+            log = game.play(battle, _aside(options), dice)
             steps += 1
             for e in log:
                 if (
@@ -69,3 +93,136 @@ def test_22_3_1_np_break_through_leaves_across_the_player_edge() -> None:
     progress = progress_of(battle)
     assert progress.enemy.exited_south >= 1  # a voluntary exit that counts for 22.3.1
     assert progress.enemy.casualties < progress.enemy.fielded or progress.enemy.fielded == 1
+
+
+# -- reinforcements (§23.8.2, §23.8.5) -------------------------------------------------------
+def _reinforce(battle: Battle, faces: list[int], seed: int) -> list[object]:
+    """Activation 6 + 1 = 7: blue may be reinforced; ``faces`` are the 23.8.1 dice."""
+    ctx = Ctx(battle, FallbackDice(list(faces), np.random.default_rng(seed)), game.rules_of(battle))
+    check_reinforcements(ctx, 6, 1)
+    return list(ctx.log)
+
+
+def _no_overlap(battle: Battle) -> None:
+    live = [m for m in battle.mechs.values() if m.removed is None]
+    for i, a in enumerate(live):
+        for b in live[i + 1 :]:
+            assert distance(a.pos, b.pos) >= 2 * battle.options.base_radius - 1e-6, (a.id, b.id)
+
+
+def test_23_8_2_player_rest_of_platoon_is_sized_from_his_platoon() -> None:
+    """The player's 'rest of platoon' is his platoon less the mechs he fielded, not the NP's."""
+    battle = new_mission(
+        "patrol_star_army_vs_hishen", np.random.default_rng(2), RandomDice.from_seed(2)
+    )
+    fielded = len(battle.mechs_of(Side.BLUE))
+    platoon = game.rules_of(battle).formation_size(Faction.STAR_ARMY, "platoon")
+    assert 0 < fielded < platoon
+    # 2d6 (1, 1) vs CM passes 2: +0; Star Army table 1 + 3 = 4: rest of platoon
+    log = _reinforce(battle, [1, 1, 1, 3], 5)
+    checked = next(e for e in log if isinstance(e, npev.ReinforcementChecked))
+    assert checked.unit == "rest_of_platoon"
+    assert checked.mechs == platoon - fielded  # before: NP revealed 0 -> stepped down to a squad
+    arrived = next(e for e in log if isinstance(e, npev.MechsArrived))
+    assert len(arrived.mechs) == platoon - fielded
+    ranks = [m.rank for m in arrived.mechs]
+    assert ranks[0] is Rank.PLATOON_LEADER  # he comes with his Platoon Leader (§23.8.2)
+    leader = battle.mechs[arrived.mechs[0].id]
+    assert leader.rank is Rank.PLATOON_LEADER
+
+
+def test_23_8_5_arrivals_on_taken_spots_shift_and_are_never_dropped() -> None:
+    """Four platoons arriving on three edges: later ones find their spots taken and shift."""
+    battle = new_mission(
+        "patrol_star_army_vs_hishen", np.random.default_rng(2), RandomDice.from_seed(2)
+    )
+    platoon = game.rules_of(battle).formation_size(Faction.STAR_ARMY, "platoon")
+    squad = game.rules_of(battle).formation_size(Faction.STAR_ARMY, "squad")
+    team = game.rules_of(battle).formation_size(Faction.STAR_ARMY, "team")
+    total = 0
+    for k in range(4):
+        # 2d6 (1, 1) passes 2; Star Army table 1 + 1 = 2: one platoon
+        log = _reinforce(battle, [1, 1, 1, 1], 20 + k)
+        checked = next(e for e in log if isinstance(e, npev.ReinforcementChecked))
+        assert (checked.unit, checked.mechs) == ("one_platoon", platoon)
+        arrived = next(e for e in log if isinstance(e, npev.MechsArrived))
+        assert len(arrived.mechs) == platoon  # nobody dropped
+        total += len(arrived.mechs)
+        ranks = [m.rank for m in arrived.mechs]
+        assert ranks[0] is Rank.PLATOON_LEADER
+        assert ranks.count(Rank.SQUAD_LEADER) == platoon // squad - 1
+        assert ranks.count(Rank.TEAM_LEADER) == platoon // team - platoon // squad
+        _no_overlap(battle)
+    assert total == 4 * platoon
+
+
+def test_20_3_a_big_contact_is_placed_whole_no_nearer_than_its_marker() -> None:
+    """A contact bigger than 25 mechs stands whole, no nearer the trigger than the marker
+    where it can (§20.3 ruling)."""
+    mission = campaign_definition().missions[6]  # Cestus V Mission 7: the whole Company
+    battle = new_mission(
+        mission_scenario(mission), np.random.default_rng(4), RandomDice.from_seed(4)
+    )
+    assert battle.np is not None and battle.np["pefs"]
+    player = battle.mechs_of(Side.BLUE)
+    assert len(player) > 25
+    raw = battle.np["pefs"][0]
+    marker = PefMarker(raw["id"], (raw["pos"][0], raw["pos"][1]), raw["building"])
+    # resolution 2d6 (1, 1): contact; Mission 7 contact size face 6: triggering force + 3
+    ctx = Ctx(battle, FallbackDice([1, 1, 6], np.random.default_rng(3)), game.rules_of(battle))
+    resolve_contact(ctx, marker, [m.id for m in player], np_moving=False)
+    resolved = next(e for e in ctx.log if isinstance(e, npev.PefResolved))
+    assert resolved.result == "contact" and resolved.enemies == len(player) + 3
+    arrived = next(e for e in ctx.log if isinstance(e, npev.MechsArrived))
+    assert len(arrived.mechs) == resolved.enemies  # before: at most 25 spots
+    floor = min(distance(marker.pos, m.pos) for m in player)
+    leader = arrived.mechs[0]
+    assert distance(leader.pos, marker.pos) <= 2.0  # on the marker or just off a taken one
+    # no nearer the triggering force than the marker while such a legal spot is left: the
+    # mechs that do stand nearer (a strip along the edge fills up) come after all others
+    far = [min(distance(n.pos, m.pos) for m in player) >= floor - 1e-6 for n in arrived.mechs[1:]]
+    assert far[0] and far == sorted(far, reverse=True)
+    _no_overlap(battle)
+
+
+# -- PEFs spotted during a move (§20.1, §20.3) -----------------------------------------------
+def _samples(a: tuple[float, float], z: tuple[float, float]) -> list[tuple[float, float]]:
+    n = max(1, math.ceil(distance(a, z) / STEP))
+    return [(a[0] + (z[0] - a[0]) * i / n, a[1] + (z[1] - a[1]) * i / n) for i in range(1, n + 1)]
+
+
+def test_20_3_a_pef_is_spotted_where_a_move_first_sees_it_not_where_it_ends() -> None:
+    """A player move that passes a point in view of a PEF (or of a PEF-making building) and
+    ends out of view stops at that point, and the PEF is dealt with there (§20.1, §20.3)."""
+    found = None
+    for name in ("patrol_star_army_vs_hishen", "attack_iss_vs_hishen"):
+        for seed in range(6):
+            dice = RandomDice.from_seed(seed)
+            battle = new_mission(name, np.random.default_rng(seed), dice)
+            for _ in range(4):
+                options = game.legal_actions(battle)
+                if any(isinstance(o, Move) for o in options):
+                    break
+                game.play(battle, options[0], dice)
+            for move in game.legal_actions(battle):
+                if not isinstance(move, Move) or move.jump or move.reverse:
+                    continue
+                start = battle.mechs[move.mech].pos
+                flags = [pef_spotted_at(battle, move.mech, p) for p in _samples(start, move.to)]
+                if any(flags[:-1]) and not flags[-1]:
+                    found = (battle, dice, move, _samples(start, move.to)[flags.index(True)])
+                    break
+            if found:
+                break
+        if found:
+            break
+    assert found is not None, "no generated mission offered a move past a PEF"
+    battle, dice, move, first = found
+    log = game.play(battle, move, dice)
+    moved = next(e for e in log if isinstance(e, ev.MechMoved) and e.mech == move.mech)
+    assert moved.path[-1] == pytest.approx(first)  # before: it walked on to move.to
+    assert any(
+        isinstance(e, npev.PefResolved)
+        or (isinstance(e, npev.PefPlaced) and e.building is not None)
+        for e in log
+    )
