@@ -6,13 +6,16 @@ side plays a passive policy (stay where it stands) so the NP side's own rules dr
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
 
 import numpy as np
 import pytest
+import yaml
 
 from wargym.rules.dice import FallbackDice, RandomDice
+from wargym.rules.errors import TableError
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter import game
 from wargym.rules.no_quarter import np_events as npev
@@ -30,9 +33,12 @@ from wargym.rules.no_quarter.np_flow import (
     resolve_contact,
 )
 from wargym.rules.no_quarter.pef import PefMarker
+from wargym.rules.no_quarter.pef_tables import parse_pef_config
+from wargym.rules.no_quarter.reinforcements import parse_reinforcements
 from wargym.rules.no_quarter.scenario import load_scenario
 from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.vocab import Faction, Rank, Side
+from wargym.rules.tables import load_config, parse_yaml
 
 
 def _passive(options: list[Action]) -> Action:
@@ -226,3 +232,30 @@ def test_20_3_a_pef_is_spotted_where_a_move_first_sees_it_not_where_it_ends() ->
         or (isinstance(e, npev.PefPlaced) and e.building is not None)
         for e in log
     )
+
+
+# -- bad tables (docs/bad_input.md section 3) -------------------------------------------------
+def test_20_3_arrival_table_rejects_a_search_step_of_zero() -> None:
+    good = load_config("rules/no_quarter/pef.yaml").value
+    broken = copy.deepcopy(good)
+    broken["arrival"]["search_step_in"] = 0
+    with pytest.raises(TableError, match=r"pef.yaml.*arrival.search_step_in.*positive"):
+        parse_pef_config(parse_yaml(yaml.safe_dump(broken), "pef.yaml"))
+    missing = copy.deepcopy(good)
+    del missing["arrival"]
+    with pytest.raises(TableError, match="arrival"):
+        parse_pef_config(parse_yaml(yaml.safe_dump(missing), "pef.yaml"))
+    assert load_config("rules/no_quarter/pef.yaml").value == good  # the file is unchanged
+
+
+def test_23_8_2_unit_leaders_table_rejects_unknown_units_and_ranks() -> None:
+    good = load_config("rules/no_quarter/reinforcements.yaml").value
+    rank = copy.deepcopy(good)
+    rank["unit_leaders"]["one_team"] = ["general_" + "x" * 200]
+    with pytest.raises(TableError, match=r"reinforcements.yaml.*unit_leaders.one_team") as info:
+        parse_reinforcements(parse_yaml(yaml.safe_dump(rank), "reinforcements.yaml"))
+    assert len(str(info.value)) < 400
+    unit = copy.deepcopy(good)
+    unit["unit_leaders"]["one_army"] = ["team_leader"]
+    with pytest.raises(TableError, match="one_army"):
+        parse_reinforcements(parse_yaml(yaml.safe_dump(unit), "reinforcements.yaml"))
