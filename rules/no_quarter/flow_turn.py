@@ -126,6 +126,9 @@ def _top_tier(battle: Battle, frame: Frame) -> list[tuple[int, list[int], int]]:
             eligible.append((index, members, rep))
     if not eligible:
         return []
+    np_state = battle.np
+    if np_state is not None and np_state["side"] == frame["side"]:
+        return eligible  # the NP side: every eligible group, farthest first (§22.4, E17)
     best = max(rep for _, _, rep in eligible)
     return [(i, m, r) for i, m, r in eligible if r == best]
 

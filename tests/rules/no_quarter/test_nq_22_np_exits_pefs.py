@@ -24,11 +24,13 @@ from wargym.rules.no_quarter.cestus_v import campaign_definition
 from wargym.rules.no_quarter.cestus_v_rolls import mission_scenario
 from wargym.rules.no_quarter.flow import Ctx
 from wargym.rules.no_quarter.flow_move import STEP
+from wargym.rules.no_quarter.game import seat_np_outside
 from wargym.rules.no_quarter.geometry import distance
 from wargym.rules.no_quarter.mission_play import new_mission, progress_of
 from wargym.rules.no_quarter.missions import AttackObjective
 from wargym.rules.no_quarter.np_flow import (
     check_reinforcements,
+    np_choose,
     pef_spotted_at,
     resolve_contact,
 )
@@ -259,3 +261,44 @@ def test_23_8_2_unit_leaders_table_rejects_unknown_units_and_ranks() -> None:
     unit["unit_leaders"]["one_army"] = ["team_leader"]
     with pytest.raises(TableError, match="one_army"):
         parse_reinforcements(parse_yaml(yaml.safe_dump(unit), "reinforcements.yaml"))
+
+
+# -- NP activation order (§22.4) --------------------------------------------------------------
+def test_22_4_np_groups_activate_farthest_first_whatever_their_leaders_rep() -> None:
+    """Every NP group whose leader passes the die is offered, and the farthest acts first,
+    even when a nearer group's leader has the higher Rep (before: only the top Rep tier)."""
+    checked = 0
+    for seed in range(30):
+        dice = RandomDice.from_seed(seed)
+        battle = new_mission(
+            "attack_iss_vs_hishen", np.random.default_rng(seed), dice, prepare=seat_np_outside
+        )
+        steps = 0
+        while not battle.over and steps < 3000 and not checked:
+            decision = game.decider(battle)
+            assert decision is not None
+            options = game.legal_actions(battle)
+            steps += 1
+            if decision.side is Side.BLUE:
+                game.play(battle, _passive(options), dice)
+                continue
+            if decision.kind.value == "activate_group":
+                frame = battle.frames[-1]
+                die = battle.dice[Side.RED]
+                live = [
+                    [i for i in g if battle.mechs[i].on_table]
+                    for k, g in enumerate(frame["groups"])
+                    if k not in frame["done"]
+                ]
+                leaders = [max(g, key=lambda i: battle.mechs[i].rep) for g in live if g]
+                reps = {battle.mechs[i].rep for i in leaders if battle.mechs[i].rep >= die}
+                offered = {o.leader for o in options if isinstance(o, ActivateGroup)}
+                if len(reps) > 1:
+                    assert len(offered) > 1  # every eligible group, not just the top Rep tier
+                    checked += 1
+            ctx = Ctx(battle, dice, game.rules_of(battle))
+            action = np_choose(ctx, options)
+            game.play(battle, action, dice)
+        if checked:
+            break
+    assert checked, "no generated Attack mission had two NP groups of different Rep eligible"
