@@ -421,8 +421,8 @@ def exit_table(ctx: Ctx, mech_id: int, edge: str) -> None:
     cestus_play.note_exit(battle, mech.pos, edge, player=mech.side is PLAYER)
     ctx.emit(ev.MechMoved(mech.id, (mech.pos, target), heading, inches, inches, "exit"))
     mission = battle.mission
-    patrol = mission is not None and mission["kind"] == MissionType.PATROL.value
-    if patrol and mech.side is PLAYER and edge == "south":
+    reporting = mech.side is PLAYER and edge == "south"
+    if mission is not None and mission["kind"] == MissionType.PATROL.value and reporting:
         note_recon(battle)
         complete = recon_complete(
             MissionProgress(MissionType.PATROL, recon=frozenset(mission["recon"]))
