@@ -1,8 +1,9 @@
 """Setting up a No Quarter battle: forces, pilots, leaders and deployment (§9-§12).
 
 Two forces deploy along opposite edges (blue south, red north) facing each other. Forces
-are Teams of three (§11.0); the first mech of each Team is its Team Leader and the force's
-first mech holds the highest rank its size calls for (§12.0).
+are Teams of ``team_size_mechs`` (§11.0); the first mech of each Team is its Team Leader, the
+force's first mech holds the highest rank its size calls for and, in a Platoon, the first
+Team Leader of every further Squad is its Squad Leader (§12.0, ``leaders.initial_ranks``, E11).
 """
 
 from __future__ import annotations
