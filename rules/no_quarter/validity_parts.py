@@ -167,7 +167,8 @@ def record(required: dict[str, Check], optional: dict[str, Check] | None = None,
             if extra is not None:
                 extra(item, f"{where}.{key}")
             elif closed:
-                raise _error(where, f"unknown key {short_repr(key, 40)}")
+                name = key[:40] if isinstance(key, str) else short_repr(key, 40)
+                raise _error(f"{where}.{name}", "a key the engine never writes here")
 
     return inner
 
@@ -191,6 +192,8 @@ def check_parts(battle: Battle, root: str) -> None:
     """Raise InvalidBattleError naming the first field of the plain parts outside the rules."""
     ids = frozenset(battle.mechs)
     parts = _Parts(battle, ids)
+    if battle.mission is not None and battle.np is None:  # a mission's rules read both
+        raise _error(f"{root}.np", "a mission battle needs the NP side's block")
     if battle.np is not None:
         _np_check(parts)(battle.np, f"{root}.np")
     if battle.mission is not None:
@@ -198,6 +201,8 @@ def check_parts(battle: Battle, root: str) -> None:
     kinds = _frame_kinds(parts)
     for i, frame in enumerate(battle.frames):
         _check_frame(parts, kinds, frame, f"{root}.frames.{i}")
+    if battle.decision is not None and battle.frames:
+        _check_asking(battle, root)
 
 
 class _Parts:
@@ -241,7 +246,7 @@ def _frame_kinds(p: _Parts) -> Kinds:
         "turn": ({}, {"stage": stage("done")}),
         "phase": (
             {"side": side, "stage": stage("start", "choose")},
-            {"groups": list_of(p.mechs), "done": p.mechs, "pefs": boolean},
+            {"groups": list_of(p.mechs), "done": list_of(count()), "pefs": boolean},
         ),
         "group": ({"side": side, "members": p.mechs, "acted": p.mechs}, {}),
         "mech": (
@@ -252,7 +257,7 @@ def _frame_kinds(p: _Parts) -> Kinds:
                 "moved": boolean,
                 "fired": boolean,
             },
-            {},
+            {"start": p.point},  # where the activation began (ruling D4)
         ),
         "insight": (
             {
@@ -286,7 +291,7 @@ def _frame_kinds(p: _Parts) -> Kinds:
         ),
         "charge": (
             {"charger": p.mech, "target": p.mech, "stage": stage("declare", "contact")},
-            {"allowance": number()},
+            {"allowance": number(), "start": p.point},
         ),
         "melee": (
             {
@@ -340,6 +345,13 @@ def _check_frame(p: _Parts, kinds: Kinds, frame: Any, where: str) -> None:
         )
     required, optional = kinds[kind]
     record({"kind": lambda v, w: None, **required}, optional)(frame, where)
+    if kind == "phase" and frame["stage"] != "start":  # groups formed (§14.0)
+        for key in ("groups", "done"):
+            if key not in frame:
+                raise _error(f"{where}.{key}", f"a phase past its start needs {key!r}")
+        for i, index in enumerate(frame["done"]):
+            if index >= len(frame["groups"]):
+                raise _error(f"{where}.done.{i}", f"group {index} is not one of the phase's")
     if kind == "fire":
         items = len(p.battle.mechs[frame["shooter"]].design.items)
         for i, entry in enumerate(frame["assigned"]):
@@ -430,3 +442,39 @@ def _activation(value: Any, where: str) -> None:
         raise _error(where, "expected [turn, members]")
     count()(value[0], f"{where}.0")
     list_of(count())(value[1], f"{where}.1")
+
+
+ASKING: dict[str, tuple[tuple[str, tuple[str, ...] | None, str | None], ...]] = {
+    "activate_group": (("phase", ("choose",), None),),
+    "choose_mech": (("group", None, None), ("insight", ("act",), None)),
+    "mech_action": (("mech", ("action",), "mech"),),
+    "continue_move": (("mech", ("continue",), "mech"),),
+    "melee_target": (("mech", ("fight",), "mech"),),
+    "assign_fire": (("fire", None, "shooter"),),
+    "free_move": (("insight", ("free",), None),),
+    "charge_target": (("insight", ("act",), "charging"),),
+    "free_will": (("react", None, "asking"),),
+    "melee_declare": (("melee", None, None),),
+    "choose_objective": (("objective", None, None),),
+}
+"""Per decision kind: the frames that ask it (kind, stages or any, key naming the mech)."""
+
+
+def _check_asking(battle: Battle, root: str) -> None:
+    """The pending decision is the one the top frame asks (the rules resume from it)."""
+    decision = battle.decision
+    assert decision is not None
+    top = battle.frames[-1]
+    where = f"{root}.frames.{len(battle.frames) - 1}"
+    for kind, stages, key in ASKING.get(decision.kind.value, ()):
+        if top["kind"] != kind or (stages is not None and top.get("stage") not in stages):
+            continue
+        if key is not None and top.get(key) != decision.mech:
+            raise _error(f"{where}.{key}", f"the pending decision is about mech {decision.mech}")
+        if decision.kind.value == "free_move" and not top["free"]:
+            raise _error(f"{where}.free", "a free move is pending but no mech may make it")
+        return
+    stage = f" at stage {short_repr(top.get('stage'))}" if "stage" in top else ""
+    raise _error(
+        where, f"a {top['kind']} frame{stage} does not ask the pending {decision.kind.value}"
+    )
