@@ -450,9 +450,10 @@ def test_nq_mission_rules_seat_is_unchanged_and_snapshots_keep_the_seat() -> Non
         NoQuarterPatrolEnv(**FAST).load_state(snapshot)  # a rules seat refuses it
 
 
-def test_nq_mission_pef_contact_with_no_room_places_nothing() -> None:
+def test_nq_mission_pef_contact_with_no_room_shifts_its_mechs() -> None:
     """Fuzz regression (seed 2021, 1M run): a PEF resolved as a contact where no spot near the
-    marker was free made an empty ``MechsArrived`` and crashed; now nothing arrives (§20.3)."""
+    marker was free made an empty ``MechsArrived`` and crashed; then nothing arrived; now every
+    mech stands on the nearest legal spot, none dropped (§20.3 ruling, E6 revised)."""
     env = gymnasium.make(
         "wargym/NoQuarter-Defend-v0",
         scenario="defend_pdf_vs_hishen",
@@ -476,5 +477,6 @@ def test_nq_mission_pef_contact_with_no_room_places_nothing() -> None:
     ]
     assert crowded, "the trail no longer reaches the crowded contact"
     resolved = [e for e in crowded[-1]["events"] if isinstance(e, npev.PefResolved)]
-    assert resolved[-1].enemies > 0  # a contact with mechs to place, and no room for them
-    assert not any(isinstance(e, npev.MechsArrived) for e in crowded[-1]["events"])
+    assert resolved[-1].enemies > 0  # a contact with mechs to place, and no room near it
+    arrived = [e for e in crowded[-1]["events"] if isinstance(e, npev.MechsArrived)]
+    assert arrived and len(arrived[-1].mechs) == resolved[-1].enemies  # nobody dropped
