@@ -102,12 +102,13 @@ def test_nq_cestus_env_keyword_checks() -> None:
 # -- whole campaigns ------------------------------------------------------------------------
 
 
-def test_27_whole_cestus_v_campaign_masked_random_reaches_its_end() -> None:
+def _whole_campaign(seed: int) -> set[str]:
+    """A masked random campaign to its end, checked all the way; the phases it went through."""
     env = gymnasium.make(ENV_ID, **FAST)
     inner = _unwrapped(env)
-    obs, info = env.reset(seed=5)
+    obs, info = env.reset(seed=seed)
     assert info["phase"] in ("assign", "select") and info["mission"] == 1
-    rng = np.random.default_rng(5)
+    rng = np.random.default_rng(seed)
     phases: set[str] = set()
     kinds: set[str] = set()
     missions_seen: list[int] = []
@@ -133,7 +134,7 @@ def test_27_whole_cestus_v_campaign_masked_random_reaches_its_end() -> None:
     campaign = inner.game.campaign
     assert campaign.over and inner.phase == "over" and not obs["action_mask"].any()
     assert campaign.played >= 2 and max(missions_seen) >= 2  # the mission count advanced
-    assert {"battle", "assign", "select", "over"} <= phases  # seed 5 loses a pilot's Mech
+    assert {"battle", "select", "over"} <= phases
     assert {"MissionLaunched", "MissionFinished", "MoraleChanged", "CampaignEnded"} <= kinds
     assert info["outcome"] == {"result": campaign.result, "reason": campaign.end_reason}
     assert total == {"win": 1.0, "loss": -1.0, "draw": 0.0}[campaign.result]
@@ -142,6 +143,16 @@ def test_27_whole_cestus_v_campaign_masked_random_reaches_its_end() -> None:
     ]  # the printed order (§27.2)
     obs2, reward, terminated, _, _ = env.step(0)  # after the end: nothing happens
     assert terminated and reward == 0.0 and np.array_equal(obs2["observation"], obs["observation"])
+    return phases
+
+
+def test_27_whole_cestus_v_campaign_masked_random_reaches_its_end() -> None:
+    # some seed loses a pilot's Mech, so a spare pilot is assigned ("assign"); which one depends
+    # on every rule and on the rolled Company (§27.3), so a few seeds are tried
+    for seed in (5, 3, 4, 6, 7, 8, 9, 10):
+        if "assign" in _whole_campaign(seed):
+            return
+    raise AssertionError("no campaign of seeds 3-10 reached the assign phase")
 
 
 def test_27_all_ten_cestus_v_missions_play_through_the_env() -> None:

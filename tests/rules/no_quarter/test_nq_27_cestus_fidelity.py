@@ -25,7 +25,7 @@ from wargym.rules.no_quarter.cestus_play import troll_check
 from wargym.rules.no_quarter.cestus_v import campaign_definition, force_table
 from wargym.rules.no_quarter.cestus_v_rolls import force_class_for, np_group_default
 from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.enemy import NpObjective
+from wargym.rules.no_quarter.enemy import NpObjective, NpOptions
 from wargym.rules.no_quarter.enemy_decide import _exit, _goal
 from wargym.rules.no_quarter.flow import Ctx
 from wargym.rules.no_quarter.game import legal_actions, play, rules_of
@@ -156,7 +156,7 @@ def test_27_m8_hishen_head_for_and_leave_through_section_7() -> None:
     free = dataclasses.replace(state, target=None)
     for start in ((30.0, 30.0), (20.0, 8.0), (5.0, 20.0)):
         red.pos = start
-        goal = _goal(battle, red, free, [], 6.0, [])
+        goal = _goal(battle, red, free, [], 6.0, [], NpOptions())
         assert goal is not None and goal[1] < 1.0 and goal[0] <= 12.0  # section 7's south edge
     exit_south = ExitTable(red.id, "south")
     red.pos = (18.0, 2.0)  # in reach of the south edge, but through section 8
