@@ -208,8 +208,10 @@ def resolve_firing(ctx: Ctx, frame: Frame) -> None:
     shooter = battle.mechs[frame["shooter"]]
     ctx.pop(frame)
     weapons = tuple(int(entry[0]) for entry in frame["assigned"])
+    firing = bool(weapons) and shooter.removed is None  # else nothing fires: no bracket
     twist = shooter.twist if frame["twist"] is None else int(frame["twist"])
-    ctx.emit(ev.FiringStarted(shooter.id, frame["mode"], frame["cause"], twist, weapons))
+    if firing:
+        ctx.emit(ev.FiringStarted(shooter.id, frame["mode"], frame["cause"], twist, weapons))
     shots_before = len(ctx.log)
     ctx.collecting = []
     if frame["mode"] == "active" or (
@@ -235,7 +237,8 @@ def resolve_firing(ctx: Ctx, frame: Frame) -> None:
         _resolve_weapon(ctx, frame, shooter, weapon, target, order.index(target_id) + 1, tests)
     collected, ctx.collecting = ctx.collecting, None
     shots = sum(isinstance(e, ev.ShotFired) for e in ctx.log[shots_before:])
-    ctx.emit(ev.FiringEnded(shooter.id, frame["mode"], shots))
+    if firing:
+        ctx.emit(ev.FiringEnded(shooter.id, frame["mode"], shots))
     caused_by(collected, [shooter.id])  # Mech Down cover is judged against the shooter
     if frame["mode"] == "charge":  # no reaction tests, Mech Down included (§16.2, §18.2.1)
         queue_tests(ctx, [e for e in collected if e["test"] != "mech_down"])

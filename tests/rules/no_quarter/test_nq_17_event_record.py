@@ -24,7 +24,7 @@ from wargym.rules.no_quarter.flow_fire import fire_frame, resolve_firing
 from wargym.rules.no_quarter.setup import ForceSpec, new_battle
 from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import Faction, Location, MeleeAttack, Side, Terrain
+from wargym.rules.no_quarter.vocab import Faction, Location, MeleeAttack, Removal, Side, Terrain
 
 WALL = Feature(Terrain.BUILDING, 16.0, 15.0, 20.0, 17.0, building_armor=3)
 
@@ -174,3 +174,20 @@ def test_16_2_reaction_test_in_cover_rolls_the_cover_die_and_says_so() -> None:
     assert shot.target_in_cover is True
     test = next(e for e in log if isinstance(e, ev.ReactionTaken))
     assert test.in_cover is True and test.dice == len(test.faces) == 3  # Fired On +1 in cover
+
+
+def test_15_2_4_no_bracket_when_nothing_fires() -> None:
+    battle = _battle()
+    battle.mechs[0].pos, battle.mechs[0].heading = (18.0, 10.0), 90.0
+    battle.mechs[1].pos, battle.mechs[1].heading = (18.0, 20.0), 270.0
+    frame = fire_frame(0, "active")  # nothing assigned
+    battle.frames = [frame]
+    ctx = Ctx(battle, FallbackDice([], np.random.default_rng(2)), load_rules())
+    resolve_firing(ctx, frame)
+    assert not any(isinstance(e, ev.FiringStarted | ev.FiringEnded) for e in ctx.log)
+    battle.mechs[0].removed = Removal.DESTROYED  # a removed shooter's pending fire
+    frame = fire_frame(0, "reaction", cause=1)
+    frame["assigned"] = [[0, 1]]
+    battle.frames = [frame]
+    resolve_firing(ctx, frame)
+    assert not any(isinstance(e, ev.FiringStarted | ev.FiringEnded) for e in ctx.log)
