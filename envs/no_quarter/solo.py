@@ -90,7 +90,7 @@ def make_advisor(spec: Any, action_features: bool) -> Any:
         raise EnvArgumentError(
             f"advisor {short_repr(spec)}: the env takes an advisor factory, not a name; "
             "names in presets and sidecars ('tactical_advisor') are resolved by "
-            "wargym.agents.envspecs.resolve_callables"
+            "the agents layer (envspecs.resolve_callables) before the env is made"
         )
     factory = isinstance(spec, type) or (callable(spec) and not hasattr(spec, "advise"))
     advisor = spec() if factory else None
