@@ -92,10 +92,14 @@ def enum_of(tp: Any) -> Check:
     return one_of(*(member.value for member in tp))
 
 
-def text(value: Any, where: str) -> None:
-    """A short text."""
-    if not isinstance(value, str) or len(value) > MAX_NAME:
-        raise _error(where, f"expected a text of at most {MAX_NAME} characters")
+def text(value: Any, where: str, most: int = MAX_NAME) -> None:
+    """A text of at most ``most`` characters."""
+    if not isinstance(value, str) or len(value) > most:
+        raise _error(where, f"expected a text of at most {most} characters")
+
+
+def _reason(value: Any, where: str) -> None:
+    text(value, where, 400)
 
 
 def or_none(check: Check) -> Check:
@@ -223,6 +227,13 @@ class _Parts:
     def feature(self, value: Any, where: str) -> None:
         if not _int(value) or not 0 <= value < self.features:
             raise _error(where, f"{short_repr(value)} is no terrain feature")
+
+    def design(self, value: Any, where: str) -> None:
+        """A design of the battle's rule tables (a Company mech off the table, §23.8.4)."""
+        from wargym.rules.no_quarter.data import load_rules
+
+        if not isinstance(value, str) or value not in load_rules(self.battle.options.rules).mechs:
+            raise _error(where, f"{short_repr(value)} is no design of the rule tables")
 
     def point(self, value: Any, where: str) -> None:
         field = self.battle.battlefield
@@ -397,7 +408,7 @@ def _mission_check(p: _Parts) -> Check:
     objective = or_none(enum_of(AttackObjective))
     last = len(campaign_definition().missions)
     reserve_entry = record(
-        {"company": count(), "design": text, "pilot": count(), "rep": count(0, 10)}, {},
+        {"company": count(), "design": p.design, "pilot": count(), "rep": count(0, 10)}, {},
         closed=False,
     )  # fmt: skip
     return record(
@@ -411,7 +422,7 @@ def _mission_check(p: _Parts) -> Check:
             }),
             "weather": _typed_record(WeatherState, {"row": or_none(count(1, 6))}),
             "night": boolean, "attack_objective": objective, "np_objective": objective,
-            "outcome": or_none(record({"status": text, "reason": text})),
+            "outcome": or_none(record({"status": text, "reason": _reason})),
             "player_started": count(),
         },
         {
