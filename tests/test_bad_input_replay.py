@@ -226,19 +226,27 @@ def test_hex_coordinates_must_be_numbers(
 
 
 @pytest.mark.parametrize("payload", HOSTILE[:3])
-def test_hostile_pef_id_and_mech_name_are_text(
+def test_hostile_mech_name_is_text_and_a_hostile_pef_id_is_refused(
     nq_replay: dict[str, Any], payload: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A mech name is free text: it reaches the page, as text. A PEF id is a number in the
+    engine's one definition of a valid battle (validity_parts), so markup there is refused."""
     data = copy.deepcopy(nq_replay)
-    data["start"]["np"]["pefs"][0]["id"] = payload
     next(iter(data["start"]["mechs"].values()))["name"] = payload
     (tmp_path / "r.json").write_text(json.dumps(data))
     code, err = _run(tmp_path, ["replay", str(tmp_path / "r.json"), "--html",
                                 str(tmp_path / "o.html")], capsys)  # fmt: skip
     assert code == 0, err
-    view = frames_of(data)
-    assert view["frames"][0]["pefs"][0]["id"] == payload
-    assert_safe_page((tmp_path / "o.html").read_text(), view)
+    assert_safe_page((tmp_path / "o.html").read_text(), frames_of(data))
+
+    data["start"]["np"]["pefs"][0]["id"] = payload
+    (tmp_path / "o.html").unlink()
+    (tmp_path / "r.json").write_text(json.dumps(data))
+    before = _snapshot(tmp_path)
+    code, err = _run(tmp_path, ["replay", str(tmp_path / "r.json"), "--html",
+                                str(tmp_path / "o.html")], capsys)  # fmt: skip
+    assert_refused(code, err, before, tmp_path)
+    assert "pefs.0.id" in err
 
 
 @pytest.mark.parametrize(
@@ -256,7 +264,7 @@ def test_malformed_pef_is_refused(
     code, err = _run(tmp_path, ["replay", str(tmp_path / "r.json"), "--html",
                                 str(tmp_path / "o.html")], capsys)  # fmt: skip
     assert_refused(code, err, before, tmp_path)
-    assert f"pefs[0].{field}" in err
+    assert f"pefs[0].{field}" in err or f"pefs.0.{field}" in err
 
 
 # -- malformed files and outputs: exit 2, one line, nothing written ------------------------
