@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, TypeVar, Union, get_args, get_origin
 
-from wargym.rules.errors import StateError
+from wargym.rules.errors import StateError, short_repr
 
 T = TypeVar("T")
 
@@ -50,7 +50,7 @@ def to_jsonable(obj: Any) -> Any:
         return sorted((to_jsonable(item) for item in obj), key=repr)
     if isinstance(obj, Mapping):
         return {str(_key_to_jsonable(k)): to_jsonable(v) for k, v in obj.items()}
-    raise TypeError(f"cannot serialise {type(obj).__name__}: {obj!r}")
+    raise TypeError(f"cannot serialise {type(obj).__name__}: {short_repr(obj)}")
 
 
 def _key_to_jsonable(key: Any) -> Any:
@@ -83,19 +83,20 @@ def from_jsonable(tp: Any, data: Any, where: str = "$") -> Any:
                 return from_jsonable(option, data, where)
             except (StateError, TypeError, ValueError, KeyError) as error:
                 errors.append(str(error))
-        raise StateError(f"{where}: {data!r} matches none of {options}: {errors}")
+        raise StateError(f"{where}: {short_repr(data)} matches none of {options}: {errors}")
     if origin is typing.Literal:
         if data not in get_args(tp):
-            raise StateError(f"{where}: {data!r} is not one of {get_args(tp)}")
+            raise StateError(f"{where}: {short_repr(data)} is not one of {get_args(tp)}")
         return data
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         try:
             return tp(data)
         except ValueError as error:
-            raise StateError(f"{where}: {data!r} is not a valid {tp.__name__}") from error
+            raise StateError(f"{where}: {short_repr(data)} is not a valid {tp.__name__}") from error
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(data, dict):
-            raise StateError(f"{where}: expected an object for {tp.__name__}, got {data!r}")
+            got = short_repr(data)
+            raise StateError(f"{where}: expected an object for {tp.__name__}, got {got}")
         hints = _hints(tp)
         fields = {f.name: f for f in dataclasses.fields(tp)}
         unknown = sorted(set(data) - set(fields))
@@ -114,7 +115,7 @@ def from_jsonable(tp: Any, data: Any, where: str = "$") -> Any:
         return tp(**kwargs)
     if origin in (list, tuple, set, frozenset):
         if not isinstance(data, list):
-            raise StateError(f"{where}: expected a list, got {data!r}")
+            raise StateError(f"{where}: expected a list, got {short_repr(data)}")
         args = get_args(tp)
         if origin is tuple:
             if len(args) == 2 and args[1] is Ellipsis:
@@ -128,7 +129,7 @@ def from_jsonable(tp: Any, data: Any, where: str = "$") -> Any:
         return origin(items)
     if origin is dict:
         if not isinstance(data, dict):
-            raise StateError(f"{where}: expected an object, got {data!r}")
+            raise StateError(f"{where}: expected an object, got {short_repr(data)}")
         key_tp, value_tp = get_args(tp) or (Any, Any)
         return {
             _key_from_jsonable(key_tp, k, where): from_jsonable(value_tp, v, f"{where}.{k}")
@@ -136,15 +137,15 @@ def from_jsonable(tp: Any, data: Any, where: str = "$") -> Any:
         }
     if tp is float:
         if isinstance(data, bool) or not isinstance(data, int | float):
-            raise StateError(f"{where}: expected a number, got {data!r}")
+            raise StateError(f"{where}: expected a number, got {short_repr(data)}")
         return float(data)
     if tp in (int, str, bool):
         if not isinstance(data, tp) or (tp is int and isinstance(data, bool)):
-            raise StateError(f"{where}: expected {tp.__name__}, got {data!r}")
+            raise StateError(f"{where}: expected {tp.__name__}, got {short_repr(data)}")
         return data
     if tp is type(None):
         if data is not None:
-            raise StateError(f"{where}: expected null, got {data!r}")
+            raise StateError(f"{where}: expected null, got {short_repr(data)}")
         return None
     # NewType and similar aliases: fall back to their supertype.
     supertype = getattr(tp, "__supertype__", None)
@@ -158,11 +159,11 @@ def _key_from_jsonable(key_tp: Any, key: str, where: str) -> Any:
         try:
             return int(key)
         except ValueError as error:
-            raise StateError(f"{where}: key {key!r} is not an integer") from error
+            raise StateError(f"{where}: key {short_repr(key)} is not an integer") from error
     if isinstance(key_tp, type) and issubclass(key_tp, enum.Enum):
         # to_jsonable wrote str(member.value), so an int-valued enum key arrives as "3".
         for member in key_tp:
             if str(member.value) == key:
                 return member
-        raise StateError(f"{where}: key {key!r} is not a valid {key_tp.__name__}")
+        raise StateError(f"{where}: key {short_repr(key)} is not a valid {key_tp.__name__}")
     return from_jsonable(key_tp, key, where)

@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from wargym.rules.errors import TableError
+from wargym.rules.errors import TableError, short_repr
 
 CONFIG_PACKAGE = "wargym.configs"
 _SAFE_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -85,7 +85,7 @@ class Node:
     def __getitem__(self, key: Any) -> Node:
         data = self.mapping()
         if key not in data:
-            raise self.fail(f"missing key {key!r}")
+            raise self.fail(f"missing key {short_repr(key)}")
         return Node(data[key], self.source, (*self.path, str(key)))
 
     def get(self, key: Any) -> Node | None:
@@ -136,7 +136,7 @@ class Node:
         """The value as an integer within ``[low, high]``."""
         value = self.value
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(f"expected an integer, got {value!r}")
+            raise self.fail(f"expected an integer, got {short_repr(value)}")
         if low is not None and value < low:
             raise self.fail(f"{value} is below the minimum {low}")
         if high is not None and value > high:
@@ -147,22 +147,22 @@ class Node:
         """The value as a float (integers accepted)."""
         value = self.value
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(f"expected a number, got {value!r}")
+            raise self.fail(f"expected a number, got {short_repr(value)}")
         return float(value)
 
     def as_str(self, choices: Sequence[str] | None = None) -> str:
         """The value as a string, optionally one of ``choices``."""
         value = self.value
         if not isinstance(value, str):
-            raise self.fail(f"expected a string, got {value!r}")
+            raise self.fail(f"expected a string, got {short_repr(value)}")
         if choices is not None and value not in choices:
-            raise self.fail(f"{value!r} is not one of {sorted(choices)}")
+            raise self.fail(f"{short_repr(value)} is not one of {sorted(choices)}")
         return value
 
     def as_bool(self) -> bool:
         """The value as a boolean."""
         if not isinstance(self.value, bool):
-            raise self.fail(f"expected true or false, got {self.value!r}")
+            raise self.fail(f"expected true or false, got {short_repr(self.value)}")
         return self.value
 
     def as_ints(self, low: int | None = None, high: int | None = None) -> tuple[int, ...]:

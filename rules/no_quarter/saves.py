@@ -61,9 +61,13 @@ def _temp_prefix(path: Path) -> str:
     return f".{path.name}."
 
 
+PATH_SHOWN = 300
+"""Longest path quoted whole in a message (paths are the user's own; only absurd ones are cut)."""
+
+
 def _where(path: str | Path) -> str:
     text = str(path)
-    return text if len(text) <= 80 else short_repr(text)
+    return text if len(text) <= PATH_SHOWN else short_repr(text, PATH_SHOWN)
 
 
 def lock_path(path: str | Path) -> Path:

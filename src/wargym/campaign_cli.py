@@ -285,7 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 130
     except (RulesError, CliError, OSError) as error:
-        print(f"error: {cli_args.one_line(str(error), 400)}", file=sys.stderr)
+        print(f"error: {cli_args.one_line(str(error))}", file=sys.stderr)
         return 2
 
 

@@ -45,8 +45,8 @@ seed = int_in(0, MAX_SEED)
 
 
 def shown(text: str) -> str:
-    """A path or value for a message: as it is up to 80 characters, else a cut repr."""
-    return text if len(text) <= 80 and text.isprintable() else short_repr(text)
+    """A path or value for a message: as it is up to 300 characters, else a cut repr."""
+    return text if len(text) <= 300 and text.isprintable() else short_repr(text, 300)
 
 
 def one_line(text: str, limit: int = 1000) -> str:

@@ -190,3 +190,21 @@ def test_wrong_types_are_rejected_with_their_path(mutate: object, pattern: str) 
 def test_top_level_must_be_an_object() -> None:
     with pytest.raises(StateError, match=r"^\$: expected an object for State"):
         from_jsonable(State, [1, 2])
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda d: d.__setitem__("turn", "x" * 10_000_000),
+        lambda d: d.__setitem__("seen", {str(i): i for i in range(100_000)}),
+        lambda d: d["units"]["1"].__setitem__("colour", "g" * 10_000_000),
+        lambda d: d.__setitem__("phase", "m" * 10_000_000),
+    ],
+)
+def test_huge_wrong_values_are_quoted_short(mutate: object) -> None:
+    """A message quotes at most ~80 characters of a bad value (issue 21 item 12)."""
+    data = state_data()
+    mutate(data)  # type: ignore[operator]
+    with pytest.raises(StateError) as caught:
+        from_jsonable(State, data)
+    assert len(str(caught.value)) < 400

@@ -245,3 +245,13 @@ def test_band_table_from_yaml_domain_mismatch_is_located() -> None:
     node = parse_yaml("hit:\n  - {low: 2, high: 6, value: 0}\n  - {low: 7, value: 1}\n", "x.yaml")
     with pytest.raises(TableError, match=r"^x.yaml: hit: .*must cover exactly"):
         band_table(node["hit"], "hit", domain=(2, 12))
+
+
+def test_node_quotes_a_huge_bad_value_short() -> None:
+    """A table error quotes at most ~80 characters of the bad value (issue 21 item 12)."""
+    node = parse_yaml("wv: " + "x" * 1_000_000 + "\n", "rules/test/huge.yaml")
+    for read in (Node.as_int, Node.as_number):
+        with pytest.raises(TableError) as error:
+            read(node["wv"])
+        assert len(str(error.value)) < 200
+        assert str(error.value).startswith("rules/test/huge.yaml: wv: expected")

@@ -1,4 +1,9 @@
-"""RLlib smoke: one PPO iteration with num_env_runners=0 (only in the .venv-rllib venv)."""
+"""RLlib smoke: one PPO iteration with num_env_runners=0.
+
+It runs only in the ``.venv-rllib`` venv (``[rllib]`` pins an older gymnasium than the main
+venv), so it lives outside ``tests/``: ``.venv-rllib/bin/python -m pytest -q tests_rllib``
+(training/README.md). There ray and torch must import; a missing one is a failure, not a skip.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +14,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_training_rllib_one_ppo_iteration(tmp_path: Path) -> None:
-    pytest.importorskip("ray.rllib")
-    pytest.importorskip("torch")
+    """``training.rllib_ppo --smoke`` runs one PPO iteration and writes its checkpoint."""
+    import ray.rllib  # noqa: F401 - this venv must have it
     ray_tmp = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # AF_UNIX paths must stay < 108 bytes
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_AUTH_MODE": "disabled",
            "RAY_TMPDIR": ray_tmp}  # fmt: skip
