@@ -75,8 +75,6 @@ LATE_APPROACH = 3.0
 """Approach weight factor from :data:`LATE_TURN`."""
 CONCEAL_BONUS = 0.3
 """Score of ending a move in concealing terrain (woods, rough)."""
-FAST_MOVING = 10.0
-"""Inches moved in a turn from which a shooter counts as fast moving (§17.4, ruling D7)."""
 CHARGE_FROM_TURN = 99
 """From this turn on, charge weaker reachable enemies (99: never, the default)."""
 MOVE_MARGIN = 0.05
@@ -253,7 +251,7 @@ class NoQuarterHeuristic(SeededAgent):
         others = [b for b in self.bodies if b.id != mech.id]
         enemies_act = battle.first_side == mech.side
         mine = _weapons(mech)
-        fast = will_fire and moved >= FAST_MOVING
+        fast = will_fire and moved >= _fast_moving(battle)
         offence = 0.0
         threat = 0.0
         for enemy, memo, weight in threats:
@@ -378,7 +376,7 @@ class NoQuarterHeuristic(SeededAgent):
         cover = in_cover(bf, line, target.pos, target_moved=target.moved > 0)
         item = mech.design.items[shot.weapon]
         worth = float(item.target) * _expected_loss(item.impact)
-        chance = hit_chance(mech.rep, cover=cover, fast=mech.moved >= FAST_MOVING)
+        chance = hit_chance(mech.rep, cover=cover, fast=mech.moved >= _fast_moving(battle))
         return chance * worth * (2.0 - _armor_fraction(target))
 
     def _mech_action(self, battle: Any, legal: Sequence[Any], mech: Any, seen: list[Any]) -> Any:
@@ -444,3 +442,10 @@ class NoQuarterHeuristic(SeededAgent):
         if not good:
             return None
         return min(good, key=lambda o: _armor_fraction(battle.mechs[o.target]))
+
+
+def _fast_moving(battle: Any) -> float:
+    """Inches moved from which a shooter counts as fast moving, from the battle's rules (§17.4)."""
+    from wargym.rules.no_quarter.game import rules_of
+
+    return float(rules_of(battle).ranged_combat.fast_moving_inches)

@@ -56,6 +56,7 @@ from wargym.rules.no_quarter.actions import (
     SkipGroup,
     Stay,
 )
+from wargym.rules.no_quarter.game import rules_of
 from wargym.rules.no_quarter.records import MechDesign
 from wargym.rules.no_quarter.state import Battle, BattleOptions, Mech
 from wargym.rules.no_quarter.vocab import Location, MeleeAttack, Side, Terrain
@@ -67,8 +68,9 @@ WAIT = 0
 HEADINGS = 8
 """Stay headings: multiples of 45 degrees."""
 FREE_DIRECTIONS = 8
-"""Free In Sight moves: 8 directions x 2 distances (1", 2") (§16.1.3)."""
-FREE_REACH = (1.0, 2.0)
+"""Free In Sight moves: 8 directions x 2 distances (1" and the rules' ``free_move_inches``)."""
+FREE_REACHES = 2
+"""Free-move distances per direction: :func:`free_reach` (the engine offers the same two)."""
 FREE_WILL = (2, 1, 0)
 """Free Will choices in slot order (§9.2)."""
 LIMBS = (
@@ -168,7 +170,7 @@ class ActionCodec:
             "assign_fire": max_weapons * m,
             "fire_building": max_weapons * max_buildings,
             "end_fire": 1,
-            "free_move": 1 + FREE_DIRECTIONS * len(FREE_REACH),
+            "free_move": 1 + FREE_DIRECTIONS * FREE_REACHES,
             "free_will": len(FREE_WILL),
             "declare_melee": len(LIMBS),
             "fight": m,
@@ -310,10 +312,9 @@ class ActionCodec:
                 assert to is not None
                 dx, dy = to[0] - mech.pos[0], to[1] - mech.pos[1]
                 k = self._dir_slot(math.degrees(math.atan2(dy, dx)), slots, FREE_DIRECTIONS)
-                r = min(
-                    range(len(FREE_REACH)), key=lambda j: abs(FREE_REACH[j] - math.hypot(dx, dy))
-                )
-                return o["free_move"] + 1 + k * len(FREE_REACH) + r
+                reach = free_reach(battle)
+                r = min(range(FREE_REACHES), key=lambda j: abs(reach[j] - math.hypot(dx, dy)))
+                return o["free_move"] + 1 + k * FREE_REACHES + r
             case FreeWill(passed=passed):
                 return o["free_will"] + FREE_WILL.index(passed)
             case DeclareMelee(attack=attack, limb=limb):
@@ -381,8 +382,9 @@ class ActionCodec:
         if name == "free_move":
             if k == 0:
                 return FreeMove(mech.id, None)
-            angle = self._angle((k - 1) // len(FREE_REACH), slots, FREE_DIRECTIONS)
-            return FreeMove(mech.id, _point(mech, angle, FREE_REACH[(k - 1) % len(FREE_REACH)]))
+            angle = self._angle((k - 1) // FREE_REACHES, slots, FREE_DIRECTIONS)
+            reach = free_reach(battle)[(k - 1) % FREE_REACHES]
+            return FreeMove(mech.id, _point(mech, angle, reach))
         if name == "free_will":
             return FreeWill(mech.id, FREE_WILL[k])
         if name == "declare_melee":
@@ -448,3 +450,13 @@ def _point(mech: Mech, angle: float, reach: float) -> tuple[float, float]:
     x = mech.pos[0] + reach * math.cos(rad)
     y = mech.pos[1] + reach * math.sin(rad)
     return (round(x, 3), round(y, 3))
+
+
+def free_reach(battle: Battle) -> tuple[float, float]:
+    """The two free-move distances: 1" and ``free_move_inches`` of the battle's rules (§16.1.3).
+
+    The engine offers the same points (``flow_move._free_targets``), so editing the YAML value
+    moves both; with a value of 1" or less both slots name the one distance.
+    """
+    free = float(rules_of(battle).in_sight.free_move_inches)
+    return (min(1.0, free), free)
