@@ -470,6 +470,23 @@ def test_use_before_reset_raises_not_reset_error(
     assert call in str(info.value) and "reset()" in str(info.value)
 
 
+@pytest.mark.parametrize("entry", AEC_ENVS)
+@pytest.mark.parametrize("agent", ["nobody", None, 3, "x" * 10_000_000])
+def test_observe_an_unknown_agent_names_the_argument(entry: str, agent: Any) -> None:
+    """``observe`` of a name that is no agent: EnvArgumentError naming ``agent`` (a ValueError,
+    as PettingZoo callers expect), the value cut short; the env still plays."""
+    name, ctor = entry.split(".")
+    env = getattr(wargym.envs.pettingzoo_module(name), ctor)()
+    env.reset(seed=0)
+    before = env.observe(env.agent_selection)
+    with pytest.raises(EnvArgumentError) as info:
+        env.observe(agent)
+    assert isinstance(info.value, ValueError)
+    assert "agent" in str(info.value) and len(str(info.value)) < 300
+    after = env.observe(env.agent_selection)
+    assert all(np.array_equal(before[k], after[k]) for k in before)
+
+
 HUGE = "x" * 10_000_000
 HUGE_ROWS = [
     *[

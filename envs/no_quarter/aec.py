@@ -31,6 +31,7 @@ from pettingzoo import AECEnv
 from wargym.envs.base import (
     SidesAsAgents,
     action_index,
+    check_choice,
     check_render_mode,
     mask_allows,
     step_info,
@@ -240,7 +241,7 @@ class NoQuarterAEC(HeadToHeadCore, AECEnv[str, dict[str, Any], int]):  # type: i
     def observe(self, agent: str) -> dict[str, Any]:
         """What ``agent``'s side may know; its mask is zero unless it decides now."""
         self._require_reset("observe()")
-        return self._agent_obs(agent)
+        return self._agent_obs(check_choice("agent", agent, SIDES))
 
     def step(self, action: int | None) -> None:
         """Play the selected side's decision (``None`` only for a finished agent)."""

@@ -32,6 +32,7 @@ from wargym.envs.base import (
     SIDE_AGENTS,
     SidesAsAgents,
     action_index,
+    check_choice,
     check_number,
     check_render_mode,
     mask_allows,
@@ -211,7 +212,7 @@ class PentagonWarAEC(_Core, AECEnv[str, dict[str, np.ndarray], int]):  # type: i
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` may see; its mask is zero unless it is selected."""
         self._require_reset("observe()")
-        obs = self._observe(AGENTS.index(agent))
+        obs = self._observe(AGENTS.index(check_choice("agent", agent, AGENTS)))
         if agent != self.agent_selection:
             obs["action_mask"] = zero_mask(self.codec.n)
         return obs

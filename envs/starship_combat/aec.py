@@ -22,6 +22,7 @@ from wargym.envs.base import (
     SIDE_AGENTS,
     SidesAsAgents,
     action_index,
+    check_choice,
     check_render_mode,
     mask_allows,
     masked_observation_space,
@@ -84,7 +85,7 @@ class StarshipCombatAEC(SidesAsAgents, AECEnv[str, dict[str, np.ndarray], int | 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What ``agent`` may know now; its mask is zero unless it is deciding."""
         self._require_reset("observe()")
-        side = AGENTS.index(agent)
+        side = AGENTS.index(check_choice("agent", agent, AGENTS))
         return {"observation": encode_observation(self._state, side, self.codec),
                 "action_mask": self._masks.get(self._state, side).copy()}  # fmt: skip
 
