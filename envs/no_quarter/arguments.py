@@ -38,14 +38,13 @@ from wargym.envs.base import (
 from wargym.rules.errors import short_repr
 from wargym.rules.no_quarter.data import RulesOptions
 from wargym.rules.no_quarter.state import BattleOptions
+from wargym.rules.no_quarter.validity import MAX_DIRECTIONS, MAX_FRACTIONS, MAX_TURNS
 from wargym.rules.no_quarter.vocab import Faction
 
 MAX_MECHS_PER_SIDE = 32
 """Largest ``mechs_per_side`` (two sides of 32 are the rules' 64 mechs a battle holds)."""
 MAX_MECH_SLOTS = 64
 """Largest ``max_mechs`` (mech slots per side of the codec and the encoder)."""
-MAX_TURNS = 100
-"""Largest turn limit (``max_turns``, ``battle_options.max_turns``, a mission's turn limit)."""
 MAX_WEAPONS = 32
 """Largest ``max_weapons`` (weapon slots per mech)."""
 MAX_BUILDINGS = 64
@@ -54,10 +53,10 @@ CELL_RANGE = (0.25, 12.0)
 """Allowed ``cell`` (inches per observation cell): a 36" table is 144 x 144 .. 3 x 3 cells."""
 BASE_RADIUS_RANGE = (0.1, 1.0)
 """Allowed ``battle_options.base_radius`` (inches; ruling D1 is 0.5): 32 bases still deploy."""
-MAX_MOVE_DIRECTIONS = 64
-"""Largest ``battle_options.move_directions``."""
-MAX_MOVE_FRACTIONS = 8
-"""Most ``battle_options.move_fractions``."""
+MAX_MOVE_DIRECTIONS = MAX_DIRECTIONS
+"""Largest ``battle_options.move_directions`` (the battle validity's bound)."""
+MAX_MOVE_FRACTIONS = MAX_FRACTIONS
+"""Most ``battle_options.move_fractions`` (the battle validity's bound)."""
 
 _INT_BOUNDS = {
     "mechs_per_side": (1, MAX_MECHS_PER_SIDE),
