@@ -87,6 +87,25 @@ class ScriptedDice:
 
 
 @dataclass
+class TallyDice:
+    """Passes rolls through to ``dice`` and keeps every face rolled, for an event's record."""
+
+    dice: Dice
+    faces: list[int]
+
+    def roll(self, n: int) -> tuple[int, ...]:
+        """Roll ``n`` d6 on the wrapped dice and note the faces."""
+        out = self.dice.roll(n)
+        self.faces.extend(out)
+        return out
+
+    def take(self) -> tuple[int, ...]:
+        """The faces noted since the last ``take``, and forget them."""
+        out, self.faces[:] = tuple(self.faces), []
+        return out
+
+
+@dataclass
 class FallbackDice:
     """Scripted faces first, then random ones: for tests that pin down only the first rolls."""
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from wargym.rules.dice import Dice
+from wargym.rules.dice import Dice, TallyDice
 from wargym.rules.errors import RulesError
 from wargym.rules.no_quarter.cestus_v_data import (
     CestusMission,
@@ -125,13 +125,15 @@ def cestus_force(
         size = min(BLOCK, left)
         left -= size
         roll = roll_force_class(table, dice)
-        rolls.append(ClassRoll(roll.total, 0, roll.total, roll.mech_class, size))
+        faces = roll.faces + (() if roll.split_face is None else (roll.split_face,))
+        block = len(rolls)
+        rolls.append(ClassRoll(roll.total, 0, roll.total, roll.mech_class, size, faces))
         design = min(designs, key=lambda d: (abs(d.mech_class - roll.mech_class), d.mech_class))
+        tally = TallyDice(dice, [])
         for _ in range(size):
-            race = roll_race(rules, faction, dice)
-            mechs.append(
-                EnemyMech(design.id, design.mech_class, race, roll_rep(rules, faction, race, dice))
-            )
+            race = roll_race(rules, faction, tally)
+            rep = roll_rep(rules, faction, race, tally)
+            mechs.append(EnemyMech(design.id, design.mech_class, race, rep, block, tally.take()))
     return NpEnemyForce(tuple(rolls), tuple(mechs))
 
 
@@ -188,8 +190,10 @@ def troll_force(
         raise RulesError(f"mission {mission.number} has no Troll")
     rules = rules or load_rules()
     design = min(rules.mechs_of(faction), key=lambda d: abs(d.mech_class - troll.mech_class))
-    race = roll_race(rules, faction, dice)
-    mech = EnemyMech(design.id, design.mech_class, race, roll_rep(rules, faction, race, dice))
+    tally = TallyDice(dice, [])
+    race = roll_race(rules, faction, tally)
+    rep = roll_rep(rules, faction, race, tally)
+    mech = EnemyMech(design.id, design.mech_class, race, rep, 0, tally.take())
     return NpEnemyForce((ClassRoll(0, 0, 0, troll.mech_class, 1),), (mech,))
 
 

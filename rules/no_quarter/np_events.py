@@ -87,6 +87,10 @@ class ArrivingMech:
     pos: Point
     heading: float
     rank: Rank | None
+    block: int | None = None
+    """Which Class roll of ``MechsArrived.class_dice`` made this mech (None: not rolled)."""
+    pilot_faces: tuple[int, ...] = ()
+    """Its pilot's race die (Free Company only) and Rep die, as rolled (§9.4.2, §9.6.3)."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,9 @@ class MechsArrived(Event):
     reason: str
     mechs: tuple[ArrivingMech, ...]
     class_faces: tuple[int, ...] = ()
+    """Per Class roll, the face (§20.4) or 2d6 total (§27.6) the table was read with."""
+    class_dice: tuple[tuple[int, ...], ...] = ()
+    """Per Class roll, every die: the 1d6, or the 2d6 and a split row's extra 1d6 (§27.6)."""
 
     def apply_to(self, battle: Any) -> None:
         """Create the mechs; they form one group (§23.8.5 ruling)."""

@@ -399,10 +399,13 @@ def _arrive(
                 pos,
                 heading_to(pos, facing_point),
                 ranks[k] if k < len(ranks) else (Rank.TEAM_LEADER if k == 0 else None),
+                enemy.block if force.rolls else None,
+                enemy.pilot_faces,
             )
         )
     faces = tuple(roll.face for roll in force.rolls)
-    ctx.emit(npev.MechsArrived(side, team, reason, tuple(arriving), faces))
+    dice = tuple(roll.dice for roll in force.rolls)
+    ctx.emit(npev.MechsArrived(side, team, reason, tuple(arriving), faces, dice))
     return team
 
 

@@ -231,3 +231,42 @@ def test_23_8_4_player_reinforcements_come_from_the_off_table_company_first() ->
         assert battle.mechs[int(bid)].design.id == entry["design"]
         assert battle.mechs[int(bid)].rep == entry["rep"]
     assert len(battle.mission["reserve"]) == len(reserve) - len(used)
+
+
+def test_20_4_mechs_arrived_records_each_mechs_class_roll_and_pilot_dice() -> None:
+    battle = next(
+        b
+        for seed in range(50)
+        for b in [
+            new_mission(
+                "patrol_star_army_vs_hishen",
+                np.random.default_rng(seed),
+                RandomDice.from_seed(seed),
+            )
+        ]
+        if b.np is not None and b.np["pefs"] and not b.np["contact_so_far"]
+    )
+    assert battle.np is not None
+    player = battle.mechs_of(Side.BLUE)[0]
+    marker = battle.np["pefs"][0]
+    marker["pos"] = [player.pos[0], min(player.pos[1] + 8.0, 35.0)]
+    battle.geometry_cache = None
+    battle.options_cache = None
+    battle.np["check_due"] = True
+    # contact (1, 1), size 3; then per block of 3 the Class die and each Hishen's Rep die
+    reps = [2, 5, 6, 1, 3, 4]
+    dice = FallbackDice([1, 1, 3, 4, *reps[:3], 6, *reps[3:]], np.random.default_rng(11))
+    ctx = Ctx(battle, dice, game.rules_of(battle))
+    battle.decision = None
+    game._run(ctx)
+    arrived = next(e for e in ctx.log if isinstance(e, npev.MechsArrived))
+    blocks = len(arrived.class_dice)
+    assert arrived.class_dice == ((4,), (6,))[:blocks]
+    assert [a.block for a in arrived.mechs].count(0) == min(3, len(arrived.mechs))
+    assert sorted(f for a in arrived.mechs for f in a.pilot_faces) == sorted(
+        reps[: len(arrived.mechs)]
+    )
+    rules = game.rules_of(battle)
+    for a in arrived.mechs:  # the recorded Rep die reads the pilot's Rep (table 9.4.2)
+        assert rules.pilot_rep["hishen"][a.pilot_faces[-1] - 1] == a.pilot.rep
+    assert ev.NO_QUARTER_EVENTS.from_dict(arrived.to_dict()) == arrived

@@ -119,6 +119,9 @@ def test_23_8_4_arrivals_use_the_np_enemy_mechs_table() -> None:
     force = reinforcement_force(size, Faction.STAR_ARMY, dice, campaign_morale=5, mission="attack")
     assert [m.design for m in force.mechs] == ["star_army_c2"] * 3
     assert force.rolls[0].score == 8 and dice.remaining == 0
+    # the record: the Class die, and per mech which roll made it and its Rep die
+    assert force.rolls[0].dice == (2,)
+    assert [(m.block, m.pilot_faces) for m in force.mechs] == [(0, (4,)), (0, (5,)), (0, (6,))]
 
 
 # -- entry (§23.8.5) -------------------------------------------------------------------------

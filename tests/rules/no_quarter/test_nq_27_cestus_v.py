@@ -656,3 +656,13 @@ def test_27_campaign_loader_checks_order() -> None:
     data["starting_campaign_morale"].pop("iss")
     with pytest.raises(TableError, match="iss"):
         parse_campaign(Node(data, "campaign.yaml"))
+
+
+def test_27_6_cestus_force_records_every_die_per_mech() -> None:
+    # Mission 1's Enemy Force row 10 is split: 2d6 = 4+6, then the split 1d6 (5 -> Class 2)
+    dice = ScriptedDice([4, 6, 5, 3, 2])
+    force = cestus_force(2, Faction.HISHEN, dice, m(1).enemy_force)
+    assert force.rolls[0].dice == (4, 6, 5)
+    assert force.rolls[0].mech_class == 2
+    assert [(x.block, x.pilot_faces) for x in force.mechs] == [(0, (3,)), (0, (2,))]
+    assert dice.remaining == 0
