@@ -11,6 +11,8 @@ from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter.flow import Ctx, Frame, insight_frame, nearest_frame, roll_index
 from wargym.rules.no_quarter.geometry import distance, heading_to
 from wargym.rules.no_quarter.leaders import successor
+from wargym.rules.no_quarter.luck import offer_lucky
+from wargym.rules.no_quarter.movement_geometry import duck_back_move, leave_move_to
 from wargym.rules.no_quarter.perception import (
     bodies,
     concealed,
@@ -31,9 +33,7 @@ from wargym.rules.no_quarter.ranged_combat import (
 from wargym.rules.no_quarter.reaction import duck_back_becomes
 from wargym.rules.no_quarter.state import Mech
 from wargym.rules.no_quarter.terrain import (
-    duck_back_destination,
     flame_area_hits,
-    move_toward_edge,
     nearest_edge_away,
 )
 from wargym.rules.no_quarter.vocab import (
@@ -132,7 +132,7 @@ def duck_back(ctx: Ctx, mech: Mech, cause: Mech | None, reason: str) -> None:
         _ducked_back(ctx, mech, cause)  # it stays where it is: cover there counts
         return
     others = [b for b in bodies(ctx.battle) if b.id != mech.id]
-    target = duck_back_destination(
+    target, jumped = duck_back_move(
         ctx.battle.battlefield,
         mech.pos,
         cause.pos,
@@ -142,12 +142,14 @@ def duck_back(ctx: Ctx, mech: Mech, cause: Mech | None, reason: str) -> None:
         cause_id=cause.id,
         bodies=others,
         radius=ctx.battle.options.base_radius,
+        jump_jets=mech.has_jump_jets,  # it may jump over what is in the way (§10.6.1, D28)
     )
-    away = heading_to(cause.pos, mech.pos)
+    away = heading_to(cause.pos, mech.pos)  # even after a jump: away from the cause (D9)
     inches = distance(mech.pos, target)
     seen = visible_enemies(ctx.battle, mech, mech.pos, mech.facing)
     start = mech.pos
-    ctx.emit(ev.MechMoved(mech.id, (mech.pos, target), away, inches, inches, "duck_back"))
+    path = (mech.pos, target)
+    ctx.emit(ev.MechMoved(mech.id, path, away, inches, inches, "duck_back", jumped))
     cross_flames(ctx, mech, [start, target])
     _ducked_back(ctx, mech, cause)
     involuntary_in_sight(ctx, mech, seen)
@@ -184,7 +186,7 @@ def leave_move(ctx: Ctx, mech: Mech) -> None:
         ctx.battle.battlefield, mech.pos, nearest, ctx.battle.home_edges.get(mech.side)
     )
     others = [b for b in bodies(ctx.battle) if b.id != mech.id]
-    target, exited = move_toward_edge(
+    target, exited, jumped = leave_move_to(
         ctx.battle.battlefield,
         mech.pos,
         edge,
@@ -192,25 +194,20 @@ def leave_move(ctx: Ctx, mech: Mech) -> None:
         mover_id=mech.id,
         bodies=others,
         radius=ctx.battle.options.base_radius,
+        jump_jets=mech.has_jump_jets,  # it may jump over what is in the way (§10.6.1, D28)
     )
     inches = distance(mech.pos, target)
     start = mech.pos
     seen = visible_enemies(ctx.battle, mech, mech.pos, mech.facing)
-    ctx.emit(
-        ev.MechMoved(
-            mech.id,
-            (mech.pos, target),
-            heading_to(mech.pos, target) if inches else mech.heading,
-            inches,
-            inches,
-            "leave",
-        )
-    )
+    # a jump lands facing as before (§10.6.1, D28); a walk faces its way
+    heading = heading_to(mech.pos, target) if inches and not jumped else mech.heading
+    ctx.emit(ev.MechMoved(mech.id, (start, target), heading, inches, inches, "leave", jumped))
+    cross_flames(ctx, mech, [start, target])  # flames on the way off the table burn too (D27)
     if exited:
-        ctx.emit(ev.MechLeftTable(mech.id, edge))
-        remove(ctx, mech, Removal.LEFT_TABLE)
+        if mech.removed is None:
+            ctx.emit(ev.MechLeftTable(mech.id, edge))
+            remove(ctx, mech, Removal.LEFT_TABLE)
         return
-    cross_flames(ctx, mech, [start, target])
     involuntary_in_sight(ctx, mech, seen)
 
 
@@ -295,6 +292,10 @@ def pilot_test(ctx: Ctx, mech: Mech) -> None:
     if passed_dice(faces, rep) == 0 and _may_use_lucky(ctx, mech):
         rerolled, faces = faces, ctx.dice.roll(1)
         ctx.emit(ev.LuckyReroll(mech.id, "pilot_test", rerolled, faces))
+    elif passed_dice(faces, rep) == 0:  # lucky="choose": the pilot's side may re-roll (D26)
+        unused = not mech.lucky_used
+        new = offer_lucky(ctx, mech, "pilot_test", faces, True)
+        rerolled, faces = (faces, new) if unused and mech.lucky_used else ((), faces)
     passed = passed_dice(faces, rep) > 0
     resilient = (
         not passed and Attribute.RESILIENT in mech.pilot.attributes and not mech.resilient_used

@@ -92,6 +92,8 @@ class MechMoved(Event):
     inches: float
     kind: str
     """voluntary, reverse, jump, free (In Sight), duck_back, leave or charge."""
+    jumped: bool = False
+    """A Duck Back or Leave the Battlefield move made as a jump (§10.6.1, D28)."""
 
 
 @dataclass(frozen=True)

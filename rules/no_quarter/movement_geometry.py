@@ -23,10 +23,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from wargym.rules.errors import StateError
+from wargym.rules.no_quarter.flames import flame_area_hits as flame_area_hits
 from wargym.rules.no_quarter.geometry import (
     EPS,
     Point,
-    clip_segment_to_rect,
     distance,
     heading_to,
     lattice_offsets,
@@ -35,6 +35,8 @@ from wargym.rules.no_quarter.geometry import (
     segment_rect_distance,
     unit,
 )
+from wargym.rules.no_quarter.jump_landing import beyond_edge as _beyond
+from wargym.rules.no_quarter.jump_landing import furthest_landing, landing_ok
 from wargym.rules.no_quarter.roads import path_on_road
 from wargym.rules.no_quarter.roads import profile as _profile
 from wargym.rules.no_quarter.sight import _inside, in_cover, sight
@@ -381,8 +383,33 @@ def duck_back_destination(
     cause_has_ews: bool = False,
     moved_this_turn: bool = False,
     step: float = 0.5,
+    jump_jets: bool = False,
 ) -> Point:
-    """Where a Duck Back result takes the mech (§15.2.4.1, ruling D9).
+    """Where a Duck Back result takes the mech (§15.2.4.1, ruling D9): :func:`duck_back_move`."""
+    return duck_back_move(
+        bf, pos, cause, max_dist=max_dist, speed=speed, mover_id=mover_id, cause_id=cause_id,
+        bodies=bodies, radius=radius, cause_has_ews=cause_has_ews,
+        moved_this_turn=moved_this_turn, step=step, jump_jets=jump_jets,
+    )[0]  # fmt: skip
+
+
+def duck_back_move(
+    bf: Battlefield,
+    pos: Point,
+    cause: Point,
+    *,
+    max_dist: float,
+    speed: float,
+    mover_id: int,
+    cause_id: int,
+    bodies: Sequence[Body],
+    radius: float = 0.5,
+    cause_has_ews: bool = False,
+    moved_this_turn: bool = False,
+    step: float = 0.5,
+    jump_jets: bool = False,
+) -> tuple[Point, bool]:
+    """Where a Duck Back result takes the mech, and whether it jumps there (§15.2.4.1, D9, D28).
 
     Candidates lie on a ``step`` lattice around ``pos`` within ``max_dist`` (the caller passes
     min(6", current Speed)); a candidate qualifies when a straight move there is legal and costs
@@ -392,6 +419,12 @@ def duck_back_destination(
     qualifies at distance 0 (a mech already hidden stays). With none, the mech moves up to
     ``speed`` straight away from the cause, stopping at obstacles and 0.5" (its base) from the
     edge. The caller turns it to face away from the cause.
+
+    With ``jump_jets`` (operable jump jets, §10.6.1, D28) a candidate also qualifies when a
+    straight jump reaches it: the jump ignores buildings, bases and terrain, costs its length
+    and lands on a legal spot (``jump_landing``). The nearest candidate still wins, and a jump
+    is made only when no walk reaches it. With no candidate, the straight run away from the
+    cause jumps over the obstacle that stops it when that carries it further.
     """
     others = [b for b in bodies if b.id != mover_id]
     # Buildings and bases further than this from ``pos`` cannot touch a candidate or its sweep.
@@ -404,6 +437,7 @@ def duck_back_destination(
     best: Point | None = None
     best_len = math.inf
     best_away = -math.inf
+    best_jump = False
     for dx, dy, length in lattice_offsets(float(max_dist), float(step)):
         if length > best_len + EPS:
             break
@@ -425,23 +459,40 @@ def duck_back_destination(
             )  # fmt: skip
             if s.visible and not in_cover(bf, s, c, target_moved=moved):
                 continue
-        if length > 0.0:
-            if not _straight_ok_near(pos, c, near_rects, near, radius):
-                continue
-            cost = move_cost(bf, pos, c)
-            if cost > max_dist + EPS and not (
-                cost == math.inf and length <= deep_water_allowance(max_dist) + EPS
-            ):
-                continue
+        walks = length <= 0.0 or _walkable(bf, pos, c, length, near_rects, near, radius, max_dist)
+        if not walks and not (jump_jets and landing_ok(bf, c, length, near, radius)):
+            continue
         away = distance(c, cause)
         if best is None or away > best_away + EPS:
-            best, best_len, best_away = c, length, away
+            best, best_len, best_away, best_jump = c, length, away, not walks
     if best is not None:
-        return best
+        return best, best_jump
     u = unit(heading_to(cause, pos))
     reach = _affordable(bf, pos, u, speed, speed)
     run = _furthest_clear(bf, pos, u, reach, others, radius)
-    return (pos[0] + u[0] * run, pos[1] + u[1] * run)
+    leap = furthest_landing(bf, pos, u, speed, others, radius) if jump_jets else 0.0
+    if leap > run + EPS:
+        return (pos[0] + u[0] * leap, pos[1] + u[1] * leap), True
+    return (pos[0] + u[0] * run, pos[1] + u[1] * run), False
+
+
+def _walkable(
+    bf: Battlefield,
+    pos: Point,
+    c: Point,
+    length: float,
+    near_rects: Sequence[tuple[float, float, float, float]],
+    near: Sequence[Body],
+    radius: float,
+    max_dist: float,
+) -> bool:
+    """Whether a straight walk from ``pos`` to ``c`` is clear and costs at most ``max_dist``."""
+    if not _straight_ok_near(pos, c, near_rects, near, radius):
+        return False
+    cost = move_cost(bf, pos, c)
+    return cost <= max_dist + EPS or (
+        cost == math.inf and length <= deep_water_allowance(max_dist) + EPS
+    )
 
 
 def nearest_edge_away(
@@ -469,16 +520,6 @@ def nearest_edge_away(
     return best
 
 
-def _beyond(bf: Battlefield, p: Point, edge: str) -> bool:
-    if edge == "north":
-        return p[1] > bf.height
-    if edge == "south":
-        return p[1] < 0.0
-    if edge == "east":
-        return p[0] > bf.width
-    return p[0] < 0.0
-
-
 def move_toward_edge(
     bf: Battlefield,
     pos: Point,
@@ -489,67 +530,55 @@ def move_toward_edge(
     bodies: Sequence[Body],
     radius: float = 0.5,
 ) -> tuple[Point, bool]:
+    """:func:`leave_move_to` on foot: ``(position, exited)``."""
+    end, exited, _ = leave_move_to(
+        bf, pos, edge, dist, mover_id=mover_id, bodies=bodies, radius=radius
+    )
+    return end, exited
+
+
+def leave_move_to(
+    bf: Battlefield,
+    pos: Point,
+    edge: str,
+    dist: float,
+    *,
+    mover_id: int,
+    bodies: Sequence[Body],
+    radius: float = 0.5,
+    jump_jets: bool = False,
+) -> tuple[Point, bool, bool]:
     """Move a leaving mech up to ``dist`` of allowance towards ``edge`` (§15.2.4.2, D10).
 
     Tries the straight heading first, then headings deflected by 20, 40, 60 and 80 degrees
     (left before right); takes the first that carries the centre over the edge, else the one
     that gains most ground towards it; when none gains ground (flat against a wide building)
-    the mech stays put. Terrain costs apply. Returns ``(position, exited)``; ``exited`` is True
-    once the centre has crossed the edge (the mech leaves play).
+    the mech stays put. Terrain costs apply. Returns ``(position, exited, jumped)``; ``exited``
+    is True once the centre has crossed the edge (the mech leaves play).
+
+    With ``jump_jets`` (§10.6.1, D28) each heading is also tried as one straight jump of up to
+    ``dist`` (obstacles and terrain ignored, landing on a legal spot or beyond the edge); the
+    jump is taken on a heading where it carries the mech further than walking.
     """
     if edge not in EDGES:
         raise StateError(f"edge: {edge!r} is not one of {list(EDGES)}")
     if _beyond(bf, pos, edge):
-        return pos, True
+        return pos, True, False
     others = [b for b in bodies if b.id != mover_id]
     base = heading_to((0.0, 0.0), _NORMALS[edge])
-    best = pos
+    best, best_jump = pos, False
     best_gain = EPS
     for off in (0.0, 20.0, -20.0, 40.0, -40.0, 60.0, -60.0, 80.0, -80.0):
         u = unit(base + off)
         reach = _affordable(bf, pos, u, dist, dist)
         s = _furthest_clear(bf, pos, u, reach, others, radius, open_edge=edge)
+        leap = furthest_landing(bf, pos, u, dist, others, radius, edge) if jump_jets else 0.0
+        jumped = leap > s + EPS
+        s = leap if jumped else s
         end = (pos[0] + u[0] * s, pos[1] + u[1] * s)
         if _beyond(bf, end, edge):
-            return end, True
+            return end, True, jumped
         gain = s * math.cos(math.radians(off))
         if gain > best_gain + EPS:
-            best, best_gain = end, gain
-    return best, False
-
-
-def flame_area_hits(
-    path: Sequence[Point],
-    flames: Sequence[tuple[Point, Point]],
-    *,
-    base_radius: float = 0.5,
-    mover_radius: float = 0.0,
-) -> list[int]:
-    """Indices of the flame areas a moving mech's path enters (§10.4.2, ruling D27).
-
-    Each flame is ``(shooter position, aimed point)``: a strip as wide as the flamer's template
-    from the shooter's base edge (``base_radius`` from its centre) to the aimed point, plus a
-    circle centred on the aimed point. The mech's centre path is tested (``mover_radius`` > 0
-    tests the whole base); touching counts; a path that does not move enters nothing.
-    """
-    cfg = terrain_config()
-    half_w = cfg.flame_strip_width / 2.0 + mover_radius
-    circle = cfg.flame_circle_diameter / 2.0 + mover_radius
-    segs = [(path[i], path[i + 1]) for i in range(len(path) - 1) if path[i] != path[i + 1]]
-    hits: list[int] = []
-    for k, (shooter, aim) in enumerate(flames):
-        total = distance(shooter, aim)
-        hit = any(point_segment_distance(aim, a, b) <= circle + EPS for a, b in segs)
-        if not hit and total > base_radius:
-            ux, uy = (aim[0] - shooter[0]) / total, (aim[1] - shooter[1]) / total
-            sx, sy = shooter[0] + ux * base_radius, shooter[1] + uy * base_radius
-            length = total - base_radius
-            for a, b in segs:
-                la = ((a[0] - sx) * ux + (a[1] - sy) * uy, -(a[0] - sx) * uy + (a[1] - sy) * ux)
-                lb = ((b[0] - sx) * ux + (b[1] - sy) * uy, -(b[0] - sx) * uy + (b[1] - sy) * ux)
-                if clip_segment_to_rect(la, lb, 0.0, -half_w, length, half_w) is not None:
-                    hit = True
-                    break
-        if hit:
-            hits.append(k)
-    return hits
+            best, best_gain, best_jump = end, gain, jumped
+    return best, False, best_jump
