@@ -336,6 +336,8 @@ class NoQuarterHeuristic(SeededAgent):
                     ) + (0.01 if o.to is None else 0.0)
 
                 return max(steps, key=value)
+        elif kind is K.FACE and mech is not None:
+            return self._face(battle, legal_actions, mech, seen)
         elif kind is K.CHARGE_TARGET:
             charges = [o for o in legal_actions if isinstance(o, a.Charge)]
             if charges:
@@ -426,6 +428,18 @@ class NoQuarterHeuristic(SeededAgent):
             if turns and angle_between(mech.heading, facing) > 45.0:
                 return min(turns, key=lambda o: angle_between(o.heading or 0.0, facing))
         return default
+
+    def _face(self, battle: Any, legal: Sequence[Any], mech: Any, seen: Sequence[Any]) -> Any:
+        """Firing arc toward the nearest enemy seen, else remembered, else the goal (D2)."""
+        from wargym.rules.no_quarter.facing import face_toward
+        from wargym.rules.no_quarter.geometry import distance
+
+        spots = [e.pos for e in seen] or [memo.pos for memo in self.last_seen.values()]
+        if spots:
+            point = min(spots, key=lambda p: distance(mech.pos, p))
+        else:
+            point = self._goal(battle, mech)
+        return face_toward(legal, mech, point)
 
     def _charge(self, battle: Any, legal: Sequence[Any], mech: Any) -> Any:
         from wargym.rules.no_quarter import actions as a

@@ -47,6 +47,7 @@ from wargym.rules.no_quarter.actions import (
     DeclareMelee,
     EndFire,
     ExitTable,
+    Face,
     FightMech,
     FireAtBuilding,
     FireFirst,
@@ -57,6 +58,7 @@ from wargym.rules.no_quarter.actions import (
     Stay,
 )
 from wargym.rules.no_quarter.game import rules_of
+from wargym.rules.no_quarter.perception import TWISTS
 from wargym.rules.no_quarter.records import MechDesign
 from wargym.rules.no_quarter.state import Battle, BattleOptions, Mech
 from wargym.rules.no_quarter.vocab import Location, MeleeAttack, Side, Terrain
@@ -177,6 +179,7 @@ class ActionCodec:
             "attack_building": max_buildings * len(LIMBS),
             "exit": len(EDGES),
             "objective": len(OBJECTIVES),
+            "face": (1 + HEADINGS) * len(TWISTS),
         }
         self.offsets: dict[str, int] = {}
         start = 0
@@ -326,6 +329,11 @@ class ActionCodec:
                 return o["attack_building"] + b * len(LIMBS) + LIMBS.index((attack, limb))
             case ExitTable(edge=edge):
                 return o["exit"] + _edge_slot(edge, slots)
+            case Face(heading=heading, twist=twist):
+                h = 0 if heading is None else 1 + self._dir_slot(float(heading), slots, HEADINGS)
+                if twist not in TWISTS:
+                    raise ValueError(f"{action}: the twist is not one of {TWISTS}")
+                return o["face"] + h * len(TWISTS) + TWISTS.index(twist)
         raise ValueError(f"unknown action {action!r}")
 
     def _encode_move(self, action: Move, battle: Battle, mech: Mech, slots: Slots) -> int:
@@ -393,6 +401,10 @@ class ActionCodec:
             return FightMech(mech.id, _id(slots.enemy, k, "enemy mech"))
         if name == "exit":
             return ExitTable(mech.id, EDGES[(k + (2 if slots.turn else 0)) % len(EDGES)])
+        if name == "face":
+            h, t = divmod(k, len(TWISTS))
+            heading = None if h == 0 else self._angle(h - 1, slots, HEADINGS)
+            return Face(mech.id, heading, TWISTS[t])
         feature = _id(slots.buildings, k // len(LIMBS), "building")
         return AttackBuilding(mech.id, feature, *LIMBS[k % len(LIMBS)])
 

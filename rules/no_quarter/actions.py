@@ -44,6 +44,8 @@ class DecisionKind(enum.Enum):
     """An engaged mech picks which contacted enemy to fight (ruling D33)."""
     CHOOSE_OBJECTIVE = "choose_objective"
     """The attacker picks its Attack objective: destroy or break through (§22.2.1)."""
+    FACE = "face"
+    """Final leg heading and torso twist after a move or a stay (§6.2, §6.2.1, D2, D5)."""
 
 
 @dataclass(frozen=True)
@@ -253,6 +255,23 @@ class ChooseObjective:
         return f"the objective is to {self.objective.replace('_', ' ')}"
 
 
+@dataclass(frozen=True)
+class Face:
+    """End the action facing ``heading`` (None: keep it) with torso ``twist`` (§6.2, D2, D5).
+
+    ``twist`` is the torso offset in degrees, -90, 0 or +90 (§6.2.1); it persists until changed.
+    """
+
+    mech: int
+    heading: float | None
+    twist: int = 0
+
+    def __str__(self) -> str:
+        turn = "keeps its heading" if self.heading is None else f"faces {self.heading:.0f} deg"
+        torso = "" if self.twist == 0 else f", torso twisted {self.twist:+d} deg"
+        return f"mech {self.mech} {turn}{torso}"
+
+
 Action: TypeAlias = (
     ActivateGroup
     | SkipGroup
@@ -271,6 +290,7 @@ Action: TypeAlias = (
     | AttackBuilding
     | ExitTable
     | ChooseObjective
+    | Face
 )
 """Every decision a side can make."""
 
@@ -294,6 +314,7 @@ ACTION_CLASSES: dict[str, type[Any]] = {
         AttackBuilding,
         ExitTable,
         ChooseObjective,
+        Face,
     )
 }
 

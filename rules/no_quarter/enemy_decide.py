@@ -47,6 +47,7 @@ from wargym.rules.no_quarter.enemy import (
     pursue_objective,
     tactics,
 )
+from wargym.rules.no_quarter.facing import face_toward, keep_facing
 from wargym.rules.no_quarter.geometry import EPS, Point, distance, heading_to, in_arc, step_toward
 from wargym.rules.no_quarter.pef import Spotter
 from wargym.rules.no_quarter.perception import bodies, line_between
@@ -326,6 +327,10 @@ def np_decide(battle: Battle, options: Sequence[Action], context: NpContext, dic
             ),
             default=options[-1],
         )
+    if kind is DecisionKind.FACE:  # toward the nearest enemy it knows of, else as it is (D2)
+        seen = known_enemies(battle, mech.side, context.options.awareness == "arc")
+        near = _nearest(mech, seen)
+        return keep_facing(options, mech) if near is None else face_toward(options, mech, near.pos)
     if kind is DecisionKind.FREE_MOVE:
         hold = FreeMove(mech.id, None)
         return hold if hold in options else options[0]

@@ -2,7 +2,8 @@
 
 Stages: *begin* (a ducked-back mech returns to Carry On, a prone one stands up, an engaged one
 fights), *action* (fire first, move, reverse, jump, stay and turn, or charge), *continue*
-(after an In Sight paused the move), *after* (Active Fire if not taken yet).
+(after an In Sight paused the move), *face* (the final heading and torso twist after a move
+or a stay, ``BattleOptions.choose_facing``), *after* (Active Fire if not taken yet).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from wargym.rules.no_quarter.actions import (
     DecisionKind,
     DeclareMelee,
     ExitTable,
+    Face,
     FightMech,
     FireFirst,
     Move,
@@ -30,6 +32,7 @@ from wargym.rules.no_quarter.buildings import (
 )
 from wargym.rules.no_quarter.bumping import planning_bodies
 from wargym.rules.no_quarter.data import NoQuarterRules
+from wargym.rules.no_quarter.facing import HEADINGS, face_options
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.flow_fire import fire_frame
 from wargym.rules.no_quarter.flow_melee import (
@@ -64,8 +67,6 @@ from wargym.rules.no_quarter.terrain import (
 )
 from wargym.rules.no_quarter.vocab import Location, MeleeAttack, Status
 
-HEADINGS = tuple(float(h) for h in range(0, 360, 45))
-"""Facings offered when staying in place (turning is free, ruling D2)."""
 REVERSE_FRACTION = 0.25
 """Reverse moves cover at most a quarter of Speed (§15.2.2, ruling D23)."""
 
@@ -135,6 +136,9 @@ def mech_step(ctx: Ctx, frame: Frame) -> None:
         frame["start"] = [mech.pos[0], mech.pos[1]]  # a charge's aspect counts from here (D4)
     if mech.removed is not None or mech.status is not Status.CARRY_ON or mech.prone:
         ctx.pop(frame)  # ducked back or worse: the activation ends (§15.2.4.1)
+        return
+    if frame["stage"] == "face":  # the final heading and twist (§6.2, D2, D5)
+        ctx.ask(mech.side, DecisionKind.FACE, mech.id)
         return
     if frame["stage"] in ("action", "continue"):
         kind = (
@@ -288,11 +292,13 @@ def mech_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Ac
     mech = battle.mechs[frame["mech"]]
     if frame["stage"] == "fight":
         return [FightMech(mech.id, foe) for foe in engaged_with(battle, mech)]
+    if frame["stage"] == "face":
+        return face_options(mech, bool(frame.get("turn", True)))
     options: list[Action] = []
     if frame["stage"] == "action" and _can_fire_now(battle, rules, mech):
         options.append(FireFirst(mech.id))
     options.append(Stay(mech.id))
-    if frame["stage"] == "action":
+    if frame["stage"] == "action" and not battle.options.choose_facing:
         options.extend(Stay(mech.id, h) for h in HEADINGS if angle_between(h, mech.heading) > 1)
     options.extend(_moves(battle, mech, frame))
     options.extend(Charge(mech.id, t) for t in charge_targets(battle, rules, mech, frame))
@@ -333,6 +339,14 @@ def mech_act(ctx: Ctx, frame: Frame, action: Action) -> None:
     elif isinstance(action, Stay):
         if action.heading is not None:
             ctx.emit(ev.MechFaced(mech.id, action.heading % 360.0, mech.twist))
+        # staying turns freely; stopping a paused move turns unless it reversed or jumped
+        turn = frame["stage"] == "action" or bool(frame.get("turn", True))
+        frame["stage"] = _end_of_action(battle, frame, turn)
+    elif isinstance(action, Face):
+        heading = mech.heading if action.heading is None else action.heading % 360.0
+        if heading != mech.heading or action.twist != mech.twist:
+            ctx.emit(ev.MechFaced(mech.id, heading, action.twist))
+        frame.pop("turn", None)
         frame["stage"] = "after"
     elif isinstance(action, ExitTable):
         from wargym.rules.no_quarter.mission_play import exit_table
@@ -357,7 +371,19 @@ def mech_act(ctx: Ctx, frame: Frame, action: Action) -> None:
         frame["spent"] = float(frame["spent"]) + spent
         if action.reverse:
             frame["spent"] = float(mech.speed)  # a reverse takes the whole move (§15.2.2)
-        frame["stage"] = "continue" if interrupted else "after"
+        frame["turn"] = not keep
+        frame["stage"] = "continue" if interrupted else _end_of_action(battle, frame, not keep)
+
+
+def _end_of_action(battle: Battle, frame: Frame, turn: bool) -> str:
+    """The stage after a move or a stay: ``face`` where the side chooses the facing (D2, D5).
+
+    ``turn``: the leg heading may change (not after a reverse, §15.2.2, or a jump, §10.6.1).
+    """
+    if not battle.options.choose_facing:
+        return "after"
+    frame["turn"] = turn
+    return "face"
 
 
 MECH = FunctionHandler(mech_step, mech_options, mech_act)

@@ -64,6 +64,10 @@ class BattleOptions:
     """An active-side In Sight winner that already used its Active Fire this activation (D6):
     ``carry_on`` (choice E7: it forfeits its In Sight action) or ``priority`` (it counts as
     unable to fire and takes the rest of the §16.1.4 list: charge within 6", else duck back)."""
+    choose_facing: bool = True
+    """After a move or a stay the mech's side chooses its final heading and torso twist (a
+    ``face`` decision, §6.2, §6.2.1, D2, D5); off: a forward move faces its direction of
+    travel, only Stay turns (no twist), the engine twists only when firing."""
     rules: RulesOptions = field(default_factory=RulesOptions)
     """Which readings of the tables to use (faction lists, misprints; see ``RulesOptions``)."""
 

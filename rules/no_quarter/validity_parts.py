@@ -263,12 +263,12 @@ def _frame_kinds(p: _Parts) -> Kinds:
         "mech": (
             {
                 "mech": p.mech,
-                "stage": stage("begin", "fight", "action", "continue", "after", "end"),
+                "stage": stage("begin", "fight", "action", "continue", "face", "after", "end"),
                 "spent": number(),
                 "moved": boolean,
                 "fired": boolean,
             },
-            {"start": p.point},  # where the activation began (ruling D4)
+            {"start": p.point, "turn": boolean},  # began (D4); may turn at "face" (D2)
         ),
         "insight": (
             {
@@ -460,6 +460,7 @@ ASKING: dict[str, tuple[tuple[str, tuple[str, ...] | None, str | None], ...]] = 
     "choose_mech": (("group", None, None), ("insight", ("act",), None)),
     "mech_action": (("mech", ("action",), "mech"),),
     "continue_move": (("mech", ("continue",), "mech"),),
+    "face": (("mech", ("face",), "mech"),),
     "melee_target": (("mech", ("fight",), "mech"),),
     "assign_fire": (("fire", None, "shooter"),),
     "free_move": (("insight", ("free",), None),),
