@@ -34,6 +34,8 @@ from the tables. Its rules of thumb:
   as many extra losses as wins).
 * **Initiative.** Activate first the group nearest to an enemy in sight (else to the hunt
   goal); inside a group, the mech nearest to an enemy in sight acts first.
+* **Groups.** It never splits a group (§13.1); a higher leader takes in each group offered
+  whose leader's Rep is not above his own, so it activates no worse (§12.2).
 * **In Sight.** The free 2" move steps to the best-scored point (usually cover); an In Sight
   winner that must charge picks the weakest enemy.
 * **Charges** (off by default: :data:`CHARGE_FROM_TURN` is past the turn limit, charging measured
@@ -338,6 +340,12 @@ class NoQuarterHeuristic(SeededAgent):
                 return max(steps, key=value)
         elif kind is K.FACE and mech is not None:
             return self._face(battle, legal_actions, mech, seen)
+        elif kind is K.LEAD_TEAMS:  # take a group in only if it activates no worse (§12.2)
+            return _lead(battle, legal_actions)
+        elif kind is K.SPLIT_GROUP:  # never split (§13.1)
+            keep = [o for o in legal_actions if isinstance(o, a.KeepGroups)]
+            if keep:
+                return keep[0]
         elif kind is K.CHARGE_TARGET:
             charges = [o for o in legal_actions if isinstance(o, a.Charge)]
             if charges:
@@ -456,6 +464,19 @@ class NoQuarterHeuristic(SeededAgent):
         if not good:
             return None
         return min(good, key=lambda o: _armor_fraction(battle.mechs[o.target]))
+
+
+def _lead(battle: Any, legal: Sequence[Any]) -> Any:
+    """The offered group whose leader has the lowest Rep, if not above the chief's; else done."""
+    from wargym.rules.no_quarter import actions as a
+
+    done = next(o for o in legal if isinstance(o, a.LeadDone))
+    chief = battle.mechs[done.mech]
+    takes = [o for o in legal if isinstance(o, a.LeadTeam)]
+    best = min(takes, key=lambda o: (battle.mechs[o.group].rep, o.group), default=None)
+    if best is None or battle.mechs[best.group].rep > chief.rep:
+        return done
+    return best
 
 
 def _fast_moving(battle: Any) -> float:

@@ -53,8 +53,12 @@ from wargym.rules.no_quarter.actions import (
     FireFirst,
     FreeMove,
     FreeWill,
+    KeepGroups,
+    LeadDone,
+    LeadTeam,
     Move,
     SkipGroup,
+    SplitOff,
     Stay,
 )
 from wargym.rules.no_quarter.game import rules_of
@@ -180,6 +184,10 @@ class ActionCodec:
             "exit": len(EDGES),
             "objective": len(OBJECTIVES),
             "face": (1 + HEADINGS) * len(TWISTS),
+            "lead": m,
+            "lead_done": 1,
+            "split": m,
+            "keep_groups": 1,
         }
         self.offsets: dict[str, int] = {}
         start = 0
@@ -286,6 +294,10 @@ class ActionCodec:
             return o["choose"] + _slot(slots.own, action.mech, m)
         if isinstance(action, ChooseObjective):
             return o["objective"] + OBJECTIVES.index(action.objective)
+        if isinstance(action, SplitOff):
+            return o["split"] + _slot(slots.own, action.mech, m)
+        if isinstance(action, KeepGroups):
+            return o["keep_groups"]
         mech = battle.mechs[action.mech]
         if decision.mech is not None and action.mech != decision.mech:
             raise ValueError(f"{action}: not the mech of the decision ({decision.mech})")
@@ -334,6 +346,10 @@ class ActionCodec:
                 if twist not in TWISTS:
                     raise ValueError(f"{action}: the twist is not one of {TWISTS}")
                 return o["face"] + h * len(TWISTS) + TWISTS.index(twist)
+            case LeadTeam(group=group):
+                return o["lead"] + _slot(slots.own, group, m)
+            case LeadDone():
+                return o["lead_done"]
         raise ValueError(f"unknown action {action!r}")
 
     def _encode_move(self, action: Move, battle: Battle, mech: Mech, slots: Slots) -> int:
@@ -365,6 +381,10 @@ class ActionCodec:
             return SkipGroup(mech_id) if name == "skip" else ChooseMech(mech_id)
         if name == "objective":
             return ChooseObjective(OBJECTIVES[k])
+        if name == "split":
+            return SplitOff(_id(slots.own, k, "own mech"))
+        if name == "keep_groups":
+            return KeepGroups()
         if decision.mech is None:
             raise ValueError(
                 f"{name} needs a mech, but the {decision.kind.value} decision has none"
@@ -405,6 +425,10 @@ class ActionCodec:
             h, t = divmod(k, len(TWISTS))
             heading = None if h == 0 else self._angle(h - 1, slots, HEADINGS)
             return Face(mech.id, heading, TWISTS[t])
+        if name == "lead":
+            return LeadTeam(mech.id, _id(slots.own, k, "own mech"))
+        if name == "lead_done":
+            return LeadDone(mech.id)
         feature = _id(slots.buildings, k // len(LIMBS), "building")
         return AttackBuilding(mech.id, feature, *LIMBS[k % len(LIMBS)])
 

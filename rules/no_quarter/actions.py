@@ -46,6 +46,10 @@ class DecisionKind(enum.Enum):
     """The attacker picks its Attack objective: destroy or break through (§22.2.1)."""
     FACE = "face"
     """Final leg heading and torso twist after a move or a stay (§6.2, §6.2.1, D2, D5)."""
+    LEAD_TEAMS = "lead_teams"
+    """A higher leader takes a group of his formation in his command radius, or is done (§12.2)."""
+    SPLIT_GROUP = "split_group"
+    """The active side splits one mech off a group, or keeps its groups (§13.1)."""
 
 
 @dataclass(frozen=True)
@@ -272,6 +276,45 @@ class Face:
         return f"mech {self.mech} {turn}{torso}"
 
 
+@dataclass(frozen=True)
+class LeadTeam:
+    """Higher leader ``mech`` takes the group led by ``group`` into his own (§12.2, D30)."""
+
+    mech: int
+    group: int
+
+    def __str__(self) -> str:
+        return f"mech {self.mech} takes the group of mech {self.group} under his command"
+
+
+@dataclass(frozen=True)
+class LeadDone:
+    """Higher leader ``mech`` takes no further group this activation phase (§12.2)."""
+
+    mech: int
+
+    def __str__(self) -> str:
+        return f"mech {self.mech} takes no more groups"
+
+
+@dataclass(frozen=True)
+class SplitOff:
+    """``mech`` leaves its group and activates alone this activation phase (§13.1)."""
+
+    mech: int
+
+    def __str__(self) -> str:
+        return f"mech {self.mech} splits off its group"
+
+
+@dataclass(frozen=True)
+class KeepGroups:
+    """Keep the groups as they are for this activation phase (§13.1)."""
+
+    def __str__(self) -> str:
+        return "keep the groups as they are"
+
+
 Action: TypeAlias = (
     ActivateGroup
     | SkipGroup
@@ -291,6 +334,10 @@ Action: TypeAlias = (
     | ExitTable
     | ChooseObjective
     | Face
+    | LeadTeam
+    | LeadDone
+    | SplitOff
+    | KeepGroups
 )
 """Every decision a side can make."""
 
@@ -315,6 +362,10 @@ ACTION_CLASSES: dict[str, type[Any]] = {
         ExitTable,
         ChooseObjective,
         Face,
+        LeadTeam,
+        LeadDone,
+        SplitOff,
+        KeepGroups,
     )
 }
 

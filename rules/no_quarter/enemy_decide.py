@@ -26,6 +26,8 @@ from wargym.rules.no_quarter.actions import (
     FireFirst,
     FreeMove,
     FreeWill,
+    KeepGroups,
+    LeadDone,
     Move,
     Stay,
 )
@@ -311,6 +313,11 @@ def np_decide(battle: Battle, options: Sequence[Action], context: NpContext, dic
     if kind is DecisionKind.CHOOSE_MECH:
         ready = [o for o in options if isinstance(o, ChooseMech)]
         return min(ready, key=lambda o: o.mech, default=options[0])
+    if kind in (DecisionKind.LEAD_TEAMS, DecisionKind.SPLIT_GROUP):
+        # never asked of the rules' NP side (its groups are its Teams, §22, E19); if a seat
+        # outside asks it: no group orders
+        keep = [o for o in options if isinstance(o, KeepGroups | LeadDone)]
+        return keep[0] if keep else options[0]
     if mech is None:
         return options[0]
     if kind in (DecisionKind.MECH_ACTION, DecisionKind.CONTINUE_MOVE):

@@ -454,6 +454,43 @@ class DuckedBack(Event):
 
 
 @dataclass(frozen=True)
+class TeamJoined(Event):
+    """A higher leader took a group of his formation in his command radius (§12.2, D30).
+
+    ``joined``: the mechs that came in; ``members``: his whole group now, led by ``leader``.
+    """
+
+    side: Side
+    leader: int
+    joined: tuple[int, ...]
+    members: tuple[int, ...]
+
+    def apply_to(self, battle: Any) -> None:
+        """Every member now belongs to the leader's group."""
+        for member in self.members:
+            battle.group_of[member] = self.leader
+
+
+@dataclass(frozen=True)
+class MechSplitOff(Event):
+    """``mech`` split off its group (§13.1); ``groups``/``leaders``: what the group became.
+
+    The rest of the old group re-forms into its connected components (§13.2).
+    """
+
+    side: Side
+    mech: int
+    groups: tuple[tuple[int, ...], ...]
+    leaders: tuple[int, ...]
+
+    def apply_to(self, battle: Any) -> None:
+        """Each mech of the old group belongs to its new group."""
+        for members, leader in zip(self.groups, self.leaders, strict=True):
+            for member in members:
+                battle.group_of[member] = leader
+
+
+@dataclass(frozen=True)
 class BattleEnded(Event):
     """The battle ended: a side has no mech left, or the turn limit (ruling D37)."""
 
@@ -503,6 +540,8 @@ NO_QUARTER_EVENTS = EventRegistry(
         FiringEnded,
         LuckyReroll,
         DuckedBack,
+        TeamJoined,
+        MechSplitOff,
         BattleEnded,
     ]
 )

@@ -1,7 +1,8 @@
 """Turn sequence, activation and mech actions in play (§13-§15, rulings D6, D25, D30, D33).
 
 *turn*: roll the activation dice (re-roll doubles), then each side's phase, higher die
-first. *phase*: form groups, move Leaving mechs, then activate eligible groups from the
+first. *phase*: form groups, move Leaving mechs, let higher leaders take in groups and the
+side split groups (``group_orders``), then activate eligible groups from the
 highest leader Rep down (owner picks among equals, may decline). *group*: its mechs act one
 at a time. *mech*: stand up, fight if engaged, else fire first or not, then move / reverse /
 stay / charge, then fire if it has not; an In Sight can pause the move.
@@ -15,12 +16,26 @@ from wargym.rules.no_quarter.actions import (
     ActivateGroup,
     ChooseMech,
     DecisionKind,
+    KeepGroups,
+    LeadDone,
+    LeadTeam,
     SkipGroup,
+    SplitOff,
 )
 from wargym.rules.no_quarter.consequences import leave_move
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.flow_mech import mech_frame
+from wargym.rules.no_quarter.group_orders import (
+    first_stage,
+    higher_leaders,
+    lead_act,
+    lead_options,
+    lead_step,
+    split_act,
+    split_options,
+    split_step,
+)
 from wargym.rules.no_quarter.melee import melee_attack_order
 from wargym.rules.no_quarter.mission_play import mission_over, on_activation_roll, on_turn_rolled
 from wargym.rules.no_quarter.perception import engaged_with, form_groups, group_leader
@@ -82,8 +97,16 @@ def phase_step(ctx: Ctx, frame: Frame) -> None:
                 if mech.prone:  # its activation is spent standing, then it leaves (D25)
                     ctx.emit(ev.StoodUp(mech.id))
                 leave_move(ctx, mech)  # every activation phase until off the table (D10)
-        frame["stage"] = "choose"
+        frame["stage"] = first_stage(battle, side)  # voluntary group orders first (§12.2, §13.1)
+        if frame["stage"] == "lead":
+            frame["leaders"] = higher_leaders(battle, side)
         frame["done"] = []
+        return
+    if frame["stage"] == "lead":
+        lead_step(ctx, frame)
+        return
+    if frame["stage"] == "split":
+        split_step(ctx, frame)
         return
     tier = _top_tier(battle, frame)
     if not tier:
@@ -134,7 +157,14 @@ def _top_tier(battle: Battle, frame: Frame) -> list[tuple[int, list[int], int]]:
 
 
 def phase_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Action]:
-    """Activate or decline a group of the highest eligible Rep (§14.0, ruling D25)."""
+    """Activate or decline a group of the highest eligible Rep (§14.0, ruling D25).
+
+    Before that, at stages ``lead`` and ``split``: the voluntary group orders (§12.2, §13.1).
+    """
+    if frame["stage"] == "lead":
+        return lead_options(battle, rules, frame)
+    if frame["stage"] == "split":
+        return split_options(battle, rules, frame)
     options: list[Action] = []
     for _, members, _rep in _top_tier(battle, frame):
         leader = group_leader(battle, members)
@@ -145,7 +175,13 @@ def phase_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[A
 
 
 def phase_act(ctx: Ctx, frame: Frame, action: Action) -> None:
-    """Start the chosen group, or mark it declined."""
+    """Start the chosen group, or mark it declined (or carry out a group order)."""
+    if isinstance(action, LeadTeam | LeadDone):
+        lead_act(ctx, frame, action)
+        return
+    if isinstance(action, SplitOff | KeepGroups):
+        split_act(ctx, frame, action)
+        return
     battle = ctx.battle
     side = Side(frame["side"])
     assert isinstance(action, ActivateGroup | SkipGroup)

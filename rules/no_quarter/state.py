@@ -47,8 +47,14 @@ class BattleOptions:
     """A mech fires in reaction at one enemy at most once per group activation (ruling D15)."""
     leave_wrecks: bool = False
     """Removed mechs stay as LOS-blocking wrecks (ruling D22 option)."""
-    command_groups: Literal["teams", "command_radius"] = "teams"
-    """Groups are Teams (D30 default), or merge Teams within 8" + LOS of a higher leader (§12.2)."""
+    command_groups: Literal["choose", "teams", "command_radius"] = "choose"
+    """§12.2, D30: ``choose`` (each higher leader takes in, or leaves, each group of his
+    formation within his command radius, a ``lead_teams`` decision at the start of his side's
+    activation phase, E19); ``teams``: groups never leave their Team; ``command_radius``:
+    every such group joins him without asking."""
+    group_splits: Literal["choose", "off"] = "choose"
+    """§13.1: ``choose`` (the active side may split mechs off its groups, one at a time, at the
+    start of its activation phase: a ``split_group`` decision, E19); ``off``: groups as formed."""
     lucky: Literal["auto", "off"] = "auto"
     """Lucky re-rolls the pilot's first failed Pilot Test or pass-0 reaction test (ruling D26)."""
     move_directions: int = 16

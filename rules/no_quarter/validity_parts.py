@@ -256,8 +256,14 @@ def _frame_kinds(p: _Parts) -> Kinds:
     return {
         "turn": ({}, {"stage": stage("done")}),
         "phase": (
-            {"side": side, "stage": stage("start", "choose")},
-            {"groups": list_of(p.mechs), "done": list_of(count()), "pefs": boolean},
+            {"side": side, "stage": stage("start", "lead", "split", "choose")},
+            {
+                "groups": list_of(p.mechs),
+                "done": list_of(count()),
+                "pefs": boolean,
+                "leaders": p.mechs,  # group orders (§12.2, §13.1)
+                "asking": p.mech,
+            },
         ),
         "group": ({"side": side, "members": p.mechs, "acted": p.mechs}, {}),
         "mech": (
@@ -457,6 +463,8 @@ def _activation(value: Any, where: str) -> None:
 
 ASKING: dict[str, tuple[tuple[str, tuple[str, ...] | None, str | None], ...]] = {
     "activate_group": (("phase", ("choose",), None),),
+    "lead_teams": (("phase", ("lead",), "asking"),),
+    "split_group": (("phase", ("split",), None),),
     "choose_mech": (("group", None, None), ("insight", ("act",), None)),
     "mech_action": (("mech", ("action",), "mech"),),
     "continue_move": (("mech", ("continue",), "mech"),),

@@ -3,6 +3,8 @@
 The Team within 8" and LOS of its Rep 4 Platoon Leader activates with him (``BattleOptions(
 command_groups="command_radius")``, E11); played as Teams (the default, D30) the same Team
 activates on its own Rep 5 Team Leader, on a die of 5 that the Platoon Leader cannot use.
+These are the automatic alternatives; the default choice (``command_groups="choose"``) and
+the splits are in ``test_nq_13_1_group_orders.py`` (E19).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ def _platoon(mode: str, field: Battlefield | None = None) -> Battle:
         field or Battlefield(),
         np.random.default_rng(0),
         RandomDice.from_seed(0),
-        BattleOptions(command_groups=mode),  # type: ignore[arg-type]
+        BattleOptions(command_groups=mode, group_splits="off"),  # type: ignore[arg-type]
     )
     for mech in battle.mechs.values():
         mech.rep = 5 if mech.id == 3 else 4
