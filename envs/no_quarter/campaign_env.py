@@ -33,6 +33,7 @@ from wargym.envs.base import (
 )
 from wargym.rules.dice import Dice, RandomDice
 from wargym.rules.errors import IllegalActionError, short_repr
+from wargym.rules.events import Event
 from wargym.rules.no_quarter import game as battle_game
 from wargym.rules.no_quarter.campaign import CampaignDefinition, load_definition
 from wargym.rules.no_quarter.campaign_events import (
@@ -61,6 +62,7 @@ from .codec import ActionCodec
 from .encoding import filter_events, visible_enemies
 from .mission_encoding import MissionObservationEncoder, SightingOrder
 from .opponents import Agent, make_opponent
+from .setup_log import visible_setup_events
 from .solo import FOG_UNSEEN_BASES, render_ansi
 
 CAMPAIGN_SHAPING_TERMS = ("mission_success", "mission_failure")
@@ -351,15 +353,27 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
         g = self.game
         battle = g.battle if g.stage == "battle" else None
         before = None if battle is None else battle.clone()
+        g.launched = None
         events = g.play(action, self._dice)
         fought = [e for e in events if not isinstance(e, CAMPAIGN_EVENT_CLASSES)]
         out: list[dict[str, Any]] = []
+        events_after: list[Event] = []
+        if g.launched is not None:  # a mission was set up: its visible set-up events first
+            start, setup, ahead = g.launched
+            upto = next(i for i, e in enumerate(events) if isinstance(e, MissionLaunched)) + 1
+            out += [e.to_dict() for e in events[:upto]]
+            events_after = events[upto:]
+            out += visible_setup_events(start, setup, Side.BLUE)
+            before = start
+            self._seen = {Side.BLUE: visible_enemies(start, Side.BLUE)}
+            fought = ahead + fought[len(setup) + len(ahead) :]
         if before is not None and fought:
             visible, seen = filter_events(before, fought, [Side.BLUE], self._seen)
             out += visible[Side.BLUE]
             self._seen = seen
             self._order.note(seen)
-        out += [e.to_dict() for e in events if isinstance(e, CAMPAIGN_EVENT_CLASSES)]
+        rest = events if g.launched is None else events_after
+        out += [e.to_dict() for e in rest if isinstance(e, CAMPAIGN_EVENT_CLASSES)]
         if any(isinstance(e, MissionLaunched) for e in events) and g.battle is not None:
             if self.opponent_spec != "rules" and g.battle.np is not None:
                 battle_game.seat_np_outside(g.battle)  # the opponent answers the NP side

@@ -46,6 +46,10 @@ class DecisionKind(enum.Enum):
     """The attacker picks its Attack objective: destroy or break through (§22.2.1)."""
     FACE = "face"
     """Final leg heading and torso twist after a move or a stay (§6.2, §6.2.1, D2, D5)."""
+    LUCKY_REROLL = "lucky_reroll"
+    """A Lucky pilot keeps a roll of his mech or spends the mission's re-roll (§9.6.4, D26)."""
+    MARKSMAN_LOCATION = "marksman_location"
+    """A Marksman keeps one of his two hit locations (§9.6.4)."""
     LEAD_TEAMS = "lead_teams"
     """A higher leader takes a group of his formation in his command radius, or is done (§12.2)."""
     SPLIT_GROUP = "split_group"
@@ -277,6 +281,30 @@ class Face:
 
 
 @dataclass(frozen=True)
+class LuckyChoice:
+    """Keep the roll just made for ``mech`` or, ``reroll``, spend Lucky on it (§9.6.4, D26)."""
+
+    mech: int
+    reroll: bool
+
+    def __str__(self) -> str:
+        if self.reroll:
+            return f"the pilot of mech {self.mech} uses his luck: re-roll"
+        return f"the pilot of mech {self.mech} keeps the roll"
+
+
+@dataclass(frozen=True)
+class ChooseLocation:
+    """A Marksman in ``mech`` keeps ``location`` of his two hit locations (§9.6.4)."""
+
+    mech: int
+    location: Location
+
+    def __str__(self) -> str:
+        return f"the Marksman in mech {self.mech} hits the {self.location.value}"
+
+
+@dataclass(frozen=True)
 class LeadTeam:
     """Higher leader ``mech`` takes the group led by ``group`` into his own (§12.2, D30)."""
 
@@ -333,6 +361,8 @@ Action: TypeAlias = (
     | AttackBuilding
     | ExitTable
     | ChooseObjective
+    | LuckyChoice
+    | ChooseLocation
     | Face
     | LeadTeam
     | LeadDone
@@ -362,6 +392,8 @@ ACTION_CLASSES: dict[str, type[Any]] = {
         ExitTable,
         ChooseObjective,
         Face,
+        LuckyChoice,
+        ChooseLocation,
         LeadTeam,
         LeadDone,
         SplitOff,

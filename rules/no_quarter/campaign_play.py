@@ -47,7 +47,7 @@ from wargym.rules.no_quarter.campaign_aftermath import (
     seat,
 )
 from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.mission_play import new_mission
+from wargym.rules.no_quarter.mission_play import setup_mission
 from wargym.rules.no_quarter.missions import PlanetStatus, player_force_limit
 from wargym.rules.no_quarter.scenario import Scenario, SideSetup
 from wargym.rules.no_quarter.state import Battle
@@ -293,6 +293,9 @@ class CampaignGame:
         self.selected: list[int] = list(selected or [])
         self.battle = battle
         self.tracker = tracker
+        self.launched: tuple[Battle, list[Event], list[Event]] | None = None
+        """The last mission launched: ``(start, setup, ahead)``, the battle set up before any
+        rule was played, its set-up events and the play to the first decision (not saved)."""
 
     @classmethod
     def start(
@@ -378,10 +381,12 @@ class CampaignGame:
         elif isinstance(action, SelectMech):
             self.selected.append(action.mech)
             events.append(cev.MechSelected(action.mech))
-        elif isinstance(action, LaunchMission):
-            events.append(self._launch(dice))
-        c.events.extend(e.to_dict() for e in events)
-        return events + self.settle(dice)
+        battle_events: list[Event] = []
+        if isinstance(action, LaunchMission):
+            launched, battle_events = self._launch(dice)
+            events.append(launched)
+        c.events.extend(e.to_dict() for e in events)  # the campaign's own log
+        return events + battle_events + self.settle(dice)
 
     # -- the loop ----------------------------------------------------------------------------
     def settle(self, dice: Dice) -> list[Event]:
@@ -399,7 +404,8 @@ class CampaignGame:
         self.stage = "over"
         return events
 
-    def _launch(self, dice: Dice) -> cev.MissionLaunched:
+    def _launch(self, dice: Dice) -> tuple[cev.MissionLaunched, list[Event]]:
+        """Set the mission up; with it, the battle's set-up events and its play so far."""
         c, slot = self.campaign, self.slot
         stars = [m for m in self.selected if c.pilot(c.mech(m).pilot or 0).star]
         order = stars + [m for m in self.selected if m not in stars]
@@ -422,14 +428,19 @@ class CampaignGame:
                     for m in c.available_mechs() if m.id not in order and m.pilot is not None
                 ]  # fmt: skip
 
-        battle = new_mission(scenario, self.rng, dice, prepare=prepare)
+        battle, setup = setup_mission(scenario, self.rng, dice, prepare=prepare)
+        start = battle.clone()
+        ahead = game.advance(battle, dice)  # as new_mission: the play to the first decision
         assert self.tracker is not None
         apply_arrivals(battle, self.tracker, c)  # reinforced before the first decision
+        self.tracker.observe(ahead)  # the play to the first decision may already hurt or kill
+        self.launched = (start, setup, ahead)
+        log = setup + ahead
         self.battle, self.stage, self.selected = battle, "battle", []
         return cev.MissionLaunched(
             c.mission_number, slot.name, slot.scenario, scenario.kind, tuple(order),
             tuple(pilots), self.tracker.applied_before_play,
-        )  # fmt: skip
+        ), log  # fmt: skip
 
     def _finish(self, dice: Dice) -> list[Event]:
         """Result, morale, end, next mission, aftermath (§24 steps 11-17)."""

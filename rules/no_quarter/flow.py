@@ -33,6 +33,8 @@ class Ctx:
     log: list[Event] = field(default_factory=list)
     collecting: list[Frame] | None = None
     """While a firing or a melee blow resolves, the tests it causes gather here."""
+    guard: Any = None
+    """While a unit runs under ``luck.run_unit``: the answers of its choice points."""
 
     def emit(self, event: Event) -> None:
         """Apply ``event`` to the battle and record it."""

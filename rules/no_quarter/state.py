@@ -55,8 +55,14 @@ class BattleOptions:
     group_splits: Literal["choose", "off"] = "choose"
     """§13.1: ``choose`` (the active side may split mechs off its groups, one at a time, at the
     start of its activation phase: a ``split_group`` decision, E19); ``off``: groups as formed."""
-    lucky: Literal["auto", "off"] = "auto"
-    """Lucky re-rolls the pilot's first failed Pilot Test or pass-0 reaction test (ruling D26)."""
+    lucky: Literal["choose", "auto", "off"] = "choose"
+    """Lucky (ruling D26): ``choose`` (the ruling) offers the pilot's side the mission's one
+    re-roll after any roll of its mech that it could want re-rolled (a ``lucky_reroll``
+    decision, choice E-number in docs/no_quarter.md); ``auto`` re-rolls the first failed Pilot
+    Test or pass-0 reaction test; ``off`` never re-rolls."""
+    marksman: Literal["choose", "auto"] = "choose"
+    """Marksman's two hit locations (§9.6.4): ``choose`` (the rule: shooter's choice, a
+    ``marksman_location`` decision) or ``auto`` (the fixed ``marksman_preference`` order)."""
     move_directions: int = 16
     """Directions of the enumerated straight-line moves offered as legal options (ruling D5)."""
     move_fractions: tuple[float, ...] = (0.25, 0.5, 0.75, 1.0)

@@ -63,7 +63,10 @@ def test_full_default_game_over_http() -> None:
             assert isinstance(data, dict)
             return data
 
-        played = _play_to_the_end(send, seed=3)
+        for seed in range(3, 9):  # until a game had damage beyond the armour left
+            played = _play_to_the_end(send, seed=seed)
+            if played["overkill"]:
+                break
     assert played["overkill"] > 0  # damage beyond the armour left happened and was clamped
 
 

@@ -158,3 +158,15 @@ def test_the_handler_never_writes_into_the_request_state() -> None:
         legal = handler.handle({"protocol": P, "type": "legal", "state": reply["state"]})
         assert legal["legal_actions"] == reply["legal_actions"]
         current, before = reply["state"], json.dumps(reply["state"], sort_keys=True)
+
+
+def test_new_game_replies_with_the_set_up_events() -> None:
+    handler = Handler()
+    skirmish = handler.handle({"protocol": P, "type": "new_game", "system": "no_quarter",
+                               "seed": 3})  # fmt: skip
+    kinds = [e["type"] for e in skirmish["events"]]
+    assert kinds.index("TurnStarted") < kinds.index("ActivationRolled")  # turn 1's activation
+    mission = handler.handle({"protocol": P, "type": "new_game", "system": "no_quarter",
+                              "scenario": "patrol_star_army_vs_hishen", "seed": 3})  # fmt: skip
+    kinds = [e["type"] for e in mission["events"]]
+    assert "PefPlaced" in kinds and kinds.index("PefPlaced") < kinds.index("ActivationRolled")

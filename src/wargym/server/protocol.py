@@ -175,7 +175,7 @@ class Handler:
         return self._position(battle, events)
 
     def _scenario(self, name: str, rng: np.random.Generator, dice: Any) -> tuple[Any, list[Any]]:
-        from wargym.rules.no_quarter.mission_play import new_mission
+        from wargym.rules.no_quarter.mission_play import new_mission_logged
         from wargym.rules.no_quarter.scenario import scenario_names
 
         names = scenario_names()
@@ -184,8 +184,10 @@ class Handler:
                 "unknown_scenario", f"unknown scenario {name[:80]!r}; one of {list(names)}",
                 "scenario",
             )  # fmt: skip
-        battle = checked("scenario", "unknown_scenario", lambda: new_mission(name, rng, dice))
-        return battle, []
+        battle, events = checked(  # the set-up's rolls and the play to the first decision
+            "scenario", "unknown_scenario", lambda: new_mission_logged(name, rng, dice)
+        )
+        return battle, list(events)
 
     def _legal(self, body: dict[str, Any]) -> dict[str, Any]:
         battle = _load(body)
@@ -303,7 +305,7 @@ def _load(body: dict[str, Any]) -> Any:
 def _skirmish(
     settings: dict[str, Any], rng: np.random.Generator, dice: Any
 ) -> tuple[Any, list[Any]]:
-    from wargym.rules.no_quarter.setup import new_skirmish
+    from wargym.rules.no_quarter.setup import new_skirmish_logged
     from wargym.rules.no_quarter.state import BattleOptions
     from wargym.rules.no_quarter.vocab import Faction
 
@@ -323,10 +325,10 @@ def _skirmish(
     stars = int_in(settings, "stars", 0, 1, 0)
     turns = int_in(settings, "max_turns", 1, 50, 20)
     assert mechs is not None and stars is not None and turns is not None
-    battle = checked("skirmish", "bad_request", lambda: new_skirmish(
+    battle, events = checked("skirmish", "bad_request", lambda: new_skirmish_logged(
         rng, dice, blue=chosen["blue"], red=chosen["red"], mechs_per_side=mechs, stars=stars,
         options=BattleOptions(max_turns=turns)))  # fmt: skip
-    return battle, []
+    return battle, list(events)
 
 
 def _rules_choice(battle: Any, legal: list[Any], rng: np.random.Generator) -> Any:

@@ -376,3 +376,27 @@ def test_27_1_playable_as_the_other_side() -> None:
     assert [m.design for m in campaign.mechs] == ["hishen_c3", "hishen_c4"]
     with pytest.raises(IllegalActionError):
         start_campaign(base, RandomDice.from_seed(3), faction=HI)
+
+
+def test_23_2_a_launched_mission_returns_its_set_up_events_and_the_play_to_the_first_decision() -> (
+    None
+):
+    definition = _short(load_definition("generic"))
+    game = CampaignGame.start(definition, RandomDice.from_seed(5), np.random.default_rng(5))
+    dice = RandomDice.from_seed(6)
+    if game.stage == "assign":
+        game.play(EndAssignment(), dice)
+    for _ in range(force_limit(game.campaign, game.slot)):
+        game.play(next(a for a in game.legal_actions() if isinstance(a, SelectMech)), dice)
+    events = game.play(LaunchMission(), dice)
+    assert game.launched is not None
+    start, setup, ahead = game.launched
+    kinds = [type(e).__name__ for e in events]
+    assert "PefPlaced" in kinds  # §20.0: the section rolls of the PEFs
+    assert kinds.index("MissionLaunched") < kinds.index("PefPlaced") < kinds.index("TurnStarted")
+    assert [e for e in events if not isinstance(e, cev.CAMPAIGN_EVENT_CLASSES)][
+        : len(setup) + len(ahead)
+    ] == setup + ahead
+    assert start.turn == 0 or start.decision is None  # set up, no rule played yet
+    assert all(e["type"] in {c.__name__ for c in cev.CAMPAIGN_EVENT_CLASSES} for e in
+               game.campaign.events)  # fmt: skip  # the campaign's own log keeps its own events
