@@ -28,6 +28,7 @@ from wargym.rules.no_quarter.records import (
     DamageRow,
     FactionRestriction,
     FormationRow,
+    FreeCompanyMixing,
     InSightRules,
     LeaderRules,
     MechDesign,
@@ -76,6 +77,9 @@ class RulesOptions:
     pdf_c4_target: Literal["table", "printed"] = "table"
     """§10.8.3 [reconstructed] pdf_c4 left-arm Beam, Medium: "table" Target 1 (the printed 2
     is a misprint); "printed" restores Target 2 (the mech then fails the check, flagged)."""
+    free_company_races: Literal["company", "per_pilot"] = "company"
+    """§10.8.1/§9.6.3 [open] A Free Company force's races: "company" rolls the company's race
+    and mixing roll once per force (E19); "per_pilot" rolls every pilot's race on its own."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -91,6 +95,8 @@ class NoQuarterRules:
     faction_race: Mapping[Faction, Race | None]
     """None: the race is rolled (Free Company)."""
     free_company_race_roll: tuple[Race, ...]
+    free_company_mixing: FreeCompanyMixing
+    """§10.8.1 mixing roll and race count (``racial_attributes.yaml``)."""
     attribute_table: tuple[tuple[Attribute, ...], ...]
     """Table 9.6.4 by first die face - 1, then second die face - 1."""
     attribute_effects: Mapping[Attribute, AttributeEffect]
@@ -263,7 +269,7 @@ def parse_rules(
     from wargym.rules.no_quarter.design import load_mechs
 
     pilot_rep, star_rep = loaders.load_pilot_rep(files["pilot_rep"])
-    racial, faction_race, fc_roll = loaders.load_races(files["racial_attributes"])
+    racial, faction_race, fc_roll, fc_mixing = loaders.load_races(files["racial_attributes"])
     table, effects, preference = loaders.load_random_attributes(files["random_attributes"])
     team_size, organization = loaders.load_organization(files["organization"])
     hit_location, marksman = combat.load_hit_location(files["hit_location"])
@@ -275,6 +281,7 @@ def parse_rules(
         racial=loaders.frozen(racial),
         faction_race=loaders.frozen(faction_race),
         free_company_race_roll=fc_roll,
+        free_company_mixing=fc_mixing,
         attribute_table=table,
         attribute_effects=loaders.frozen(effects),
         attribute_preference=preference,

@@ -22,6 +22,7 @@ from wargym.rules.no_quarter.records import (
     CapacityRow,
     FactionRestriction,
     FormationRow,
+    FreeCompanyMixing,
     LeaderRules,
     MiscItemProfile,
     MountingRules,
@@ -115,9 +116,11 @@ def load_personal_weapons(node: Node) -> dict[str, dict[str, tuple[int, ...]]]:
 
 def load_races(
     node: Node,
-) -> tuple[dict[Race, RacialAttribute], dict[Faction, Race | None], tuple[Race, ...]]:
-    """Table 9.6.3 racial attributes, faction races and the Free Company race roll (§9.6.3)."""
-    node.keys_exactly({"races", "faction_race", "free_company_race_roll"})
+) -> tuple[
+    dict[Race, RacialAttribute], dict[Faction, Race | None], tuple[Race, ...], FreeCompanyMixing
+]:
+    """Table 9.6.3 racial attributes, faction races, the Free Company race and mixing rolls."""
+    node.keys_exactly({"races", "faction_race", "free_company_race_roll", "free_company_mixing"})
     races_node = node["races"]
     races_node.keys_exactly({race.value for race in Race})
     races: dict[Race, RacialAttribute] = {}
@@ -143,7 +146,12 @@ def load_races(
     by_face = {
         face: key_enum(roll_node, key, Race) for key, faces in split.items() for face in faces
     }
-    return races, faction_race, tuple(by_face[face] for face in FACES)
+    fc_races = tuple(by_face[face] for face in FACES)
+    mixing = node["free_company_mixing"]
+    mixing.keys_exactly({"mixed_faces", "race_count"})
+    counts = _die_list(mixing["race_count"], 1, len(set(fc_races)))
+    mixed = mixing["mixed_faces"].as_ints(1, 6)
+    return races, faction_race, fc_races, FreeCompanyMixing(mixed, counts)
 
 
 _EFFECT_INTS = (

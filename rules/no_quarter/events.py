@@ -500,10 +500,12 @@ class BattleEnded(Event):
 
 
 from wargym.rules.no_quarter.np_events import NP_EVENTS  # noqa: E402 - below the core events
+from wargym.rules.no_quarter.setup_events import SETUP_EVENTS  # noqa: E402
 
 NO_QUARTER_EVENTS = EventRegistry(
     [
         *NP_EVENTS,
+        *SETUP_EVENTS,
         TurnStarted,
         ActivationRolled,
         GroupsFormed,

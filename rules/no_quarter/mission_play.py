@@ -49,7 +49,7 @@ from wargym.rules.no_quarter.missions import (
 from wargym.rules.no_quarter.np_flow import check_reinforcements, start_np
 from wargym.rules.no_quarter.scenario import Scenario, load_scenario
 from wargym.rules.no_quarter.sections import NEAR_ROW
-from wargym.rules.no_quarter.setup import new_battle
+from wargym.rules.no_quarter.setup import new_battle_logged
 from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.terrain import path_problem
 from wargym.rules.no_quarter.vocab import Faction, Removal, Side
@@ -120,7 +120,8 @@ def setup_mission(
 ) -> tuple[Battle, list[Event]]:
     """Set a mission up without playing it, and the events of its set-up rolls.
 
-    The events (already applied to the battle) are the PEF placements and their section
+    The events (already applied to the battle) are the pilots' rolls (``PilotCreated``, a
+    Free Company's ``FreeCompanyRaces``, §9), the PEF placements and their section
     rolls (§20.0), the secret-objective roll of table 22.3.1 and the NP groups' settings. The
     battle stops before any rule is played: ``game.advance(battle, dice)`` plays on from
     there exactly as :func:`new_mission` does.
@@ -141,7 +142,7 @@ def setup_mission(
         def deploy(side: Side, count: int) -> list[tuple[float, float]]:
             return _deploy_in(battlefield, zones, count, rng, options.base_radius)
 
-    battle = new_battle(
+    battle, created = new_battle_logged(
         sc.force_specs(),
         battlefield,
         rng,
@@ -155,7 +156,7 @@ def setup_mission(
     if kind is None:
         if prepare is not None:
             prepare(battle)
-        return battle, []
+        return battle, created
     if cestus is not None:
         battle.home_edges = {PLAYER: cestus.home_edge, ENEMY: cestus.np_home_edge}
     battle.mission = {
@@ -215,7 +216,7 @@ def setup_mission(
             battle.frames.append({"kind": "objective"})
     if prepare is not None:
         prepare(battle)  # last, before any rule acts: nothing has rolled for the mechs yet
-    return battle, ctx.log
+    return battle, created + ctx.log
 
 
 def _control(sc: Scenario) -> Literal["controls", "contests", "no_campaign"]:

@@ -204,6 +204,15 @@ class RacialAttribute:
 
 
 @dataclass(frozen=True, slots=True)
+class FreeCompanyMixing:
+    """§10.8.1: the 1d6 faces on which a Free Company mixes races, and how many (by face)."""
+
+    mixed_faces: tuple[int, ...]
+    race_count: tuple[int, ...]
+    """Races of a mixed company, by die face - 1."""
+
+
+@dataclass(frozen=True, slots=True)
 class AttributeEffect:
     """Effects of one random attribute, as listed in table 9.6.4 (§9.6.4)."""
 

@@ -18,7 +18,7 @@ from wargym.rules.errors import RulesError
 from wargym.rules.events import Event
 from wargym.rules.no_quarter.data import NoQuarterRules, load_rules
 from wargym.rules.no_quarter.leaders import RED_TEAMS, formation_row, initial_ranks
-from wargym.rules.no_quarter.pilots import new_pilot
+from wargym.rules.no_quarter.pilots import AttributeChooser, new_pilot_logged, roll_company_races
 from wargym.rules.no_quarter.state import Battle, BattleOptions, Mech
 from wargym.rules.no_quarter.terrain import Battlefield, deployment_points, generate_battlefield
 from wargym.rules.no_quarter.vocab import Faction, Side
@@ -40,6 +40,10 @@ class ForceSpec:
     """The first ``stars`` pilots are Stars (Rep 5, two attributes) (§9.1)."""
     use_attributes: bool = True
     """Roll pilot attributes (§9.6); False plays the "vanilla" game."""
+    chooser: AttributeChooser | None = None
+    """Who makes the force's §9.6 attribute picks (a Basic pilot's "keep the better", a rolled
+    Choice, a Star's second attribute): the builder's callback; None: D35's preference list
+    (the non-player forces' chooser). A pick not among the options is an IllegalActionError."""
 
 
 def new_battle(
@@ -57,7 +61,30 @@ def new_battle(
 
     Pilots are rolled with ``dice`` (§9); deployment positions come from ``rng`` (or from
     ``deploy(side, count)``). ``rules`` carries custom mechs; ``require_both=False`` lets a
-    mission start with the enemy still hidden in PEFs (§20).
+    mission start with the enemy still hidden in PEFs (§20). The pilots' rolls as events:
+    :func:`new_battle_logged`.
+    """
+    return new_battle_logged(
+        forces, battlefield, rng, dice, options, rules=rules, deploy=deploy,
+        require_both=require_both,
+    )[0]  # fmt: skip
+
+
+def new_battle_logged(
+    forces: Sequence[ForceSpec],
+    battlefield: Battlefield,
+    rng: np.random.Generator,
+    dice: Dice,
+    options: BattleOptions | None = None,
+    *,
+    rules: NoQuarterRules | None = None,
+    deploy: Callable[[Side, int], list[tuple[float, float]]] | None = None,
+    require_both: bool = True,
+) -> tuple[Battle, list[Event]]:
+    """:func:`new_battle` and the events of its set-up rolls.
+
+    Per force (blue, then red): a Free Company's ``FreeCompanyRaces`` (§10.8.1), then one
+    ``PilotCreated`` per mech (§9), in mech order.
     """
     options = options or BattleOptions()
     rules = rules or load_rules(options.rules)
@@ -67,6 +94,7 @@ def new_battle(
     if not sides or len(set(sides)) != len(sides):
         raise RulesError(f"one force per side, got {sides}")
     mechs: dict[int, Mech] = {}
+    events: list[Event] = []
     for force in sorted(forces, key=lambda f: f.side.value):
         if not force.mechs:
             raise RulesError(f"the {force.side.value} force has no mechs")
@@ -81,16 +109,24 @@ def new_battle(
         team_size = rules.team_size
         teams = (len(designs) + team_size - 1) // team_size
         leaders = initial_ranks(teams, formation_row(rules, force.faction))
+        members = tuple(range(len(mechs), len(mechs) + len(designs)))
+        company = roll_company_races(rules, force.faction, dice, side=force.side, members=members)
+        if company is not None:
+            events.append(company)
         for index, (design, pos) in enumerate(zip(designs, points, strict=True)):
             mech_id = len(mechs)
-            pilot = new_pilot(
+            pilot, created = new_pilot_logged(
                 rules,
                 force.faction,
                 dice,
                 star=index < force.stars,
                 use_attributes=force.use_attributes,
                 name=f"{force.side.value}-{index + 1}",
+                chooser=force.chooser,
+                company=company,
+                mech=mech_id,
             )
+            events.append(created)
             mechs[mech_id] = Mech(
                 id=mech_id,
                 side=force.side,
@@ -105,9 +141,10 @@ def new_battle(
                 team=index // team_size + (RED_TEAMS if force.side is Side.RED else 0),
                 rank=leaders[index // team_size] if index % team_size == 0 else None,
             )
-    return Battle(
+    battle = Battle(
         battlefield=battlefield, options=options, mechs=mechs, home_edges=dict(HOME_EDGES)
     )
+    return battle, events
 
 
 def new_skirmish(
@@ -156,13 +193,14 @@ def new_skirmish_logged(
 ) -> tuple[Battle, list[Event]]:
     """:func:`new_skirmish` and the events of the play to its first decision.
 
-    The events start with the turn-1 ``ActivationRolled``; applied to a clone of the battle
-    taken before them they give the returned battle.
+    The events start with the set-up's (:func:`new_battle_logged`: the pilots' rolls, already
+    in the battle), then the turn-1 ``ActivationRolled`` and the play to the first decision;
+    applied to a clone of the battle taken before them they give the returned battle.
 
     >>> from wargym.rules.dice import RandomDice
     >>> battle, events = new_skirmish_logged(np.random.default_rng(0), RandomDice.from_seed(0))
-    >>> type(events[0]).__name__ in ("TurnStarted", "ActivationRolled")
-    True
+    >>> [type(e).__name__ for e in events[:2]]
+    ['PilotCreated', 'PilotCreated']
     """
     from wargym.rules.no_quarter.game import advance  # the game sequences set-up, not vice versa
 
@@ -174,5 +212,5 @@ def new_skirmish_logged(
         pool = [design.id for design in rules.mechs_of(faction)]
         picks = tuple(str(pool[int(i)]) for i in rng.integers(0, len(pool), size=mechs_per_side))
         forces.append(ForceSpec(side, faction, picks, stars=stars))
-    battle = new_battle(forces, field, rng, dice, options)
-    return battle, advance(battle, dice)
+    battle, setup = new_battle_logged(forces, field, rng, dice, options)
+    return battle, setup + advance(battle, dice)
