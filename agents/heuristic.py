@@ -44,6 +44,10 @@ from the tables. Its rules of thumb:
 
 Its strength against the rules' AI (``wargym evaluate --agents heuristic rules``) is measured
 in the docstring of :class:`NoQuarterHeuristic`.
+* **Luck and aim.** Lucky re-rolls and Marksman's location follow the documented automatic
+  rules of ``wargym.rules.no_quarter.luck`` (``choice_in_roll``: re-roll a test passed 0d6, a
+  miss against a nearly wrecked target, a protected location or a lost melee round; aim at
+  the unprotected location with the least armour left), as the NP AI does.
 * Anything else (melee limbs, Free Will, objectives) follows the NP procedure
   (:class:`~wargym.agents.scripted.NoQuarterScripted`).
 """
@@ -346,6 +350,10 @@ class NoQuarterHeuristic(SeededAgent):
             keep = [o for o in legal_actions if isinstance(o, a.KeepGroups)]
             if keep:
                 return keep[0]
+        elif kind in (K.LUCKY_REROLL, K.MARKSMAN_LOCATION):  # D26, §9.6.4
+            from wargym.rules.no_quarter.luck import choice_in_roll
+
+            return choice_in_roll(battle, legal_actions)
         elif kind is K.CHARGE_TARGET:
             charges = [o for o in legal_actions if isinstance(o, a.Charge)]
             if charges:

@@ -41,6 +41,7 @@ from wargym.rules.no_quarter.actions import (
     AssignFire,
     AttackBuilding,
     Charge,
+    ChooseLocation,
     ChooseMech,
     ChooseObjective,
     Decision,
@@ -56,6 +57,7 @@ from wargym.rules.no_quarter.actions import (
     KeepGroups,
     LeadDone,
     LeadTeam,
+    LuckyChoice,
     Move,
     SkipGroup,
     SplitOff,
@@ -90,6 +92,10 @@ EDGES = ("south", "east", "north", "west")
 """Table edges for ``ExitTable`` in slot order, in the viewer frame (mirrored for red)."""
 OBJECTIVES = ("destroy", "break_through")
 """``ChooseObjective`` values in slot order (§22.2.1)."""
+LUCKY_CHOICES = (False, True)
+"""``LuckyChoice`` in slot order: keep the roll, re-roll it (D26)."""
+LOCATION_SLOTS = tuple(Location)
+"""``ChooseLocation`` in slot order: the seven locations in ``Location`` order (§9.6.4)."""
 REVERSE_FRACTION = 0.25
 """A reverse covers at most a quarter of Speed (§15.2.2)."""
 _TOL = 2e-3
@@ -188,6 +194,8 @@ class ActionCodec:
             "lead_done": 1,
             "split": m,
             "keep_groups": 1,
+            "lucky": len(LUCKY_CHOICES),
+            "marksman": len(LOCATION_SLOTS),
         }
         self.offsets: dict[str, int] = {}
         start = 0
@@ -350,6 +358,10 @@ class ActionCodec:
                 return o["lead"] + _slot(slots.own, group, m)
             case LeadDone():
                 return o["lead_done"]
+            case LuckyChoice(reroll=reroll):
+                return o["lucky"] + LUCKY_CHOICES.index(reroll)
+            case ChooseLocation(location=location):
+                return o["marksman"] + LOCATION_SLOTS.index(location)
         raise ValueError(f"unknown action {action!r}")
 
     def _encode_move(self, action: Move, battle: Battle, mech: Mech, slots: Slots) -> int:
@@ -429,6 +441,10 @@ class ActionCodec:
             return LeadTeam(mech.id, _id(slots.own, k, "own mech"))
         if name == "lead_done":
             return LeadDone(mech.id)
+        if name == "lucky":
+            return LuckyChoice(mech.id, LUCKY_CHOICES[k])
+        if name == "marksman":
+            return ChooseLocation(mech.id, LOCATION_SLOTS[k])
         feature = _id(slots.buildings, k // len(LIMBS), "building")
         return AttackBuilding(mech.id, feature, *LIMBS[k % len(LIMBS)])
 

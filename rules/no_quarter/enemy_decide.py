@@ -51,6 +51,7 @@ from wargym.rules.no_quarter.enemy import (
 )
 from wargym.rules.no_quarter.facing import face_toward, keep_facing
 from wargym.rules.no_quarter.geometry import EPS, Point, distance, heading_to, in_arc, step_toward
+from wargym.rules.no_quarter.luck import choice_in_roll
 from wargym.rules.no_quarter.pef import Spotter
 from wargym.rules.no_quarter.perception import bodies, line_between
 from wargym.rules.no_quarter.sections import exit_point, exits_through
@@ -361,4 +362,6 @@ def np_decide(battle: Battle, options: Sequence[Action], context: NpContext, dic
         return min(
             foes, key=lambda o: (_damage(battle.mechs[o.target]), o.target), default=options[0]
         )
+    if kind in (DecisionKind.LUCKY_REROLL, DecisionKind.MARKSMAN_LOCATION):
+        return choice_in_roll(battle, options)  # D26, §9.6.4: luck.py's documented rules
     return options[0]

@@ -23,6 +23,7 @@ from wargym.rules.no_quarter.consequences import caused_by, critical_hit, duck_b
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.geometry import distance, in_arc
+from wargym.rules.no_quarter.luck import marksman_pick, offer_lucky
 from wargym.rules.no_quarter.perception import (
     TWISTS,
     able_to_fire,
@@ -33,7 +34,6 @@ from wargym.rules.no_quarter.perception import (
     weapon_can_engage,
 )
 from wargym.rules.no_quarter.ranged_combat import (
-    better_location,
     hit_location,
     ranged_damage,
     ranged_rep,
@@ -270,17 +270,26 @@ def _resolve_weapon(
     (face,) = ctx.dice.roll(1)
     rep = ranged_rep(shooter.rep, attributes)
     crack = Attribute.CRACK_SHOT in attributes
-    hit = to_hit(
-        rules,
-        rep + face,
-        shooter_fast_moving=is_fast_moving(rules, shooter),
-        rush_shot=bool(frame["rush"]),
-        target_in_cover=cover,
-        target_prone=target.prone,
-        target_fast_moving=is_fast_moving(rules, target),
-        target_index=index,
-        crack_shot=crack,
-    )
+
+    def hits(face: int) -> bool:
+        return to_hit(
+            rules,
+            rep + face,
+            shooter_fast_moving=is_fast_moving(rules, shooter),
+            rush_shot=bool(frame["rush"]),
+            target_in_cover=cover,
+            target_prone=target.prone,
+            target_fast_moving=is_fast_moving(rules, target),
+            target_index=index,
+            crack_shot=crack,
+        )
+
+    hit, rerolled = hits(face), tuple[int, ...]()
+    if not hit:  # Lucky may re-roll a miss (D26)
+        unused = not shooter.lucky_used
+        (new,) = offer_lucky(ctx, shooter, "to_hit", (face,), True, target.id)
+        if unused and shooter.lucky_used:
+            rerolled, face, hit = (face,), new, hits(new)
     ctx.emit(
         ev.ShotFired(
             shooter.id,
@@ -296,6 +305,7 @@ def _resolve_weapon(
             cover,
             target.prone,
             hit,
+            rerolled,
         )
     )
     if item.item is ItemType.FLAMER:
@@ -307,16 +317,17 @@ def _resolve_weapon(
     for _shot in range(item.target):
         if target.removed is not None:
             return
-        faces = ctx.dice.roll(2)
+        blocked = frozenset(protected) | frozenset(target.lost_limbs)  # ruling D19
+        faces = _location_roll(ctx, shooter, target, blocked)
         location = hit_location(rules, (faces[0], faces[1]))
         alternatives: tuple[Location, ...] = ()
-        if Attribute.MARKSMAN in attributes:  # roll twice, keep the better (§9.6.4)
-            again = ctx.dice.roll(2)
-            other = hit_location(rules, (again[0], again[1]))
+        if Attribute.MARKSMAN in attributes:  # roll twice, the shooter keeps one (§9.6.4)
+            second = _location_roll(ctx, shooter, target, blocked)
+            other = hit_location(rules, (second[0], second[1]))
             alternatives = (location, other)
-            faces = faces + again
-            location = better_location(location, other)
-        shielded = location in protected or location in target.lost_limbs  # ruling D19
+            faces = faces + second
+            location = marksman_pick(ctx, shooter, target, location, other, blocked)
+        shielded = location in blocked
         ctx.emit(ev.HitLocated(target.id, faces, location, shielded, alternatives))
         if shielded:
             tests.setdefault(target.id, set()).add("fired_on")
@@ -324,6 +335,11 @@ def _resolve_weapon(
         dmg_faces = ctx.dice.roll(2)
         before = target.armor_at(location)
         outcome = ranged_damage(rules, (dmg_faces[0], dmg_faces[1]), item.impact, before)
+        if outcome.passed < 2:  # Lucky may re-roll a damage roll short of pass 2 (D26)
+            rolled = offer_lucky(ctx, shooter, "damage", dmg_faces, True, target.id)
+            if rolled != dmg_faces:
+                dmg_faces = rolled
+                outcome = ranged_damage(rules, (rolled[0], rolled[1]), item.impact, before)
         ctx.emit(
             ev.DamageRolled(
                 target.id,
@@ -344,6 +360,17 @@ def _resolve_weapon(
             critical_hit(ctx, target, location)
         if outcome.duck_back and target.removed is None:
             duck_back(ctx, target, shooter, "ranged damage pass 0")  # no test (§17.4.2)
+
+
+def _location_roll(
+    ctx: Ctx, shooter: Mech, target: Mech, blocked: frozenset[Location]
+) -> tuple[int, ...]:
+    """One 2d6 Hit Location roll of ``shooter``'s shot; Lucky may re-roll it (D26)."""
+    faces = ctx.dice.roll(2)
+    shielded = hit_location(ctx.rules, (faces[0], faces[1])) in blocked
+    return offer_lucky(
+        ctx, shooter, "hit_location", faces, True, target.id, shielded_hit=shielded
+    )
 
 
 FIRE = FunctionHandler(fire_step, fire_options, fire_act)

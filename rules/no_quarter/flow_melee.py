@@ -24,6 +24,7 @@ from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, nearest_frame
 from wargym.rules.no_quarter.flow_fire import fire_frame
 from wargym.rules.no_quarter.geometry import aspect, distance, heading_to
+from wargym.rules.no_quarter.luck import lucky_melee
 from wargym.rules.no_quarter.melee import (
     ChargeOutcome,
     charge_outcome,
@@ -333,6 +334,7 @@ def _melee_round(ctx: Ctx, frame: Frame, attacker: Mech, defender: Mech) -> None
         max(0, winner.armor_at(limb_loc)),
         _melee_weapon(winner, limb_loc) if attack == "punch" else 0,
     )
+    a_faces, d_faces = lucky_melee(ctx, attacker, defender, a_faces, d_faces)  # D26
     faces = ctx.dice.roll(2)
     before = loser.armor_at(location)
     outcome = melee_damage(ctx.rules, (faces[0], faces[1]), margin, damage, before)

@@ -17,6 +17,7 @@ from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.flow_fire import fire_frame
 from wargym.rules.no_quarter.geometry import distance
+from wargym.rules.no_quarter.luck import offer_lucky
 from wargym.rules.no_quarter.perception import (
     cause_in_range,
     engaged_with,
@@ -143,6 +144,9 @@ def _take_batch(ctx: Ctx, batch: list[Frame], choices: dict[str, int]) -> None:
                 new = ctx.dice.roll(len(faces))
                 ctx.emit(ev.LuckyReroll(mech.id, test.value, faces, new))
                 faces, passed = new, passed_dice(new, rep)
+            elif passed < 2:  # lucky="choose": the pilot's side may re-roll (D26)
+                new = offer_lucky(ctx, mech, test.value, faces, True, passed=passed)
+                faces, passed = new, passed_dice(new, rep) if new != faces else passed
         _apply_result(
             ctx, mech, test, causes, threats, faces, rep, passed, free_will, cover[mech.id]
         )

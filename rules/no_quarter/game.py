@@ -19,7 +19,7 @@ from wargym.rules.events import Event
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter.actions import Action, Decision, Move
 from wargym.rules.no_quarter.data import NoQuarterRules, load_rules
-from wargym.rules.no_quarter.flow import Ctx, Handler
+from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, Handler
 from wargym.rules.no_quarter.flow_fire import FIRE
 from wargym.rules.no_quarter.flow_mech import MECH, move_problem
 from wargym.rules.no_quarter.flow_melee import CHARGE, MELEE
@@ -27,6 +27,7 @@ from wargym.rules.no_quarter.flow_move import INSIGHT
 from wargym.rules.no_quarter.flow_react import REACT
 from wargym.rules.no_quarter.flow_turn import GROUP, PHASE, TURN
 from wargym.rules.no_quarter.mission_play import OBJECTIVE, mission_over, withdraw_np
+from wargym.rules.no_quarter.luck import pause_options, pause_step, resume, run_unit
 from wargym.rules.no_quarter.np_flow import PEFS, check_pefs, np_choose
 from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.vocab import Side
@@ -45,6 +46,7 @@ HANDLERS: dict[str, Handler] = {
     "pefs": PEFS,
 }
 """The procedure behind each kind of frame."""
+    "pause": FunctionHandler(pause_step, lambda b, r, f: pause_options(f)),
 
 MAX_STEPS_PER_CALL = 100_000
 """Safety valve against a rules loop; a battle never needs this many steps between decisions."""
@@ -161,7 +163,7 @@ def play(battle: Battle, action: Action, dice: Dice) -> list[Event]:
     frame = battle.frames[-1]
     battle.decision = None
     battle.options_cache = None
-    HANDLERS[frame["kind"]].act(ctx, frame, action)
+    _act(ctx, frame, action)
     _run(ctx)
     return ctx.log
 
@@ -218,8 +220,7 @@ def _run(ctx: Ctx) -> None:
             return
         if not battle.frames:
             ctx.push({"kind": "turn"})
-        frame = battle.frames[-1]
-        HANDLERS[frame["kind"]].step(ctx, frame)
+        _act(ctx, battle.frames[-1], None)
     raise RuntimeError("the rules did not reach a decision point; this is an engine bug")
 
 
@@ -229,7 +230,28 @@ def _np_decides(ctx: Ctx) -> None:
     frame = battle.frames[-1]
     battle.decision = None
     battle.options_cache = None
-    HANDLERS[frame["kind"]].act(ctx, frame, action)
+    _act(ctx, frame, action)
+
+
+def _act(ctx: Ctx, frame: Frame, action: Action | None) -> None:
+    """One engine unit: ``action`` at ``frame``'s decision, or (None) a step of ``frame``.
+
+    Units run under ``luck.run_unit``, which pauses them at a Lucky or Marksman choice made
+    inside a roll; an answer to such a pause re-runs its unit (``luck.resume``).
+    """
+    if action is not None and frame["kind"] == "pause":
+        resume(ctx, frame, action, lambda again: _unit(ctx, again))
+        return
+    run_unit(ctx, lambda: _unit(ctx, action), action)
+
+
+def _unit(ctx: Ctx, action: Action | None) -> None:
+    frame = ctx.battle.frames[-1]
+    handler = HANDLERS[frame["kind"]]
+    if action is None:
+        handler.step(ctx, frame)
+    else:
+        handler.act(ctx, frame, action)
 
 
 def _eliminated(ctx: Ctx) -> bool:

@@ -330,9 +330,39 @@ def _assignment(p: _Parts) -> Check:
     """``[weapon, target]`` or ``[weapon, feature, "building"]`` (the weapon's item index)."""
 
     def inner(value: Any, where: str) -> None:
+        "pause": _pause_kind(p),  # a choice inside a roll (luck.py, D26, §9.6.4)
         if not isinstance(value, list) or len(value) not in (2, 3):
             raise _error(where, "expected [weapon, target] or [weapon, feature, 'building']")
         count()(value[0], f"{where}.0")
+def _pause_kind(p: _Parts) -> tuple[dict[str, Check], dict[str, Check]]:
+    from wargym.rules.no_quarter.luck import LUCKY_WHAT
+    from wargym.rules.no_quarter.vocab import Location
+
+    die, place = one_of(1, 2, 3, 4, 5, 6), enum_of(Location)
+
+    def action(value: Any, where: str) -> None:
+        from wargym.rules.no_quarter.actions import action_from_dict
+
+        try:
+            action_from_dict(value)
+        except RulesError as error:
+            raise _error(where, "not an action") from error
+
+    def answer(value: Any, where: str) -> None:
+        if not isinstance(value, bool):
+            place(value, where)
+
+    required = {
+        "unit": one_of("step", "act"), "action": or_none(action),
+        "rolls": list_of(list_of(die, most=64), most=4096), "answers": list_of(answer, most=64),
+        "stage": one_of("lucky", "marksman"), "mech": p.mech, "what": one_of(*LUCKY_WHAT),
+        "faces": list_of(die, most=64), "target": or_none(p.mech), "choices": list_of(place, most=2),
+    }  # fmt: skip
+    optional = {"passed": count(0, 2), "shielded_hit": boolean, "lost": boolean,
+                "shielded": list_of(place, most=2)}  # fmt: skip
+    return required, optional
+
+
         if len(value) == 2:
             p.mech(value[1], f"{where}.1")
         else:
@@ -376,6 +406,10 @@ def _check_frame(p: _Parts, kinds: Kinds, frame: Any, where: str) -> None:
                 raise _error(
                     f"{where}.assigned.{i}.0",
                     f"item {entry[0]} is outside 0..{items - 1} (the shooter's items)",
+    if kind == "pause":
+        mech, top = p.battle.mechs[frame["mech"]], frame is p.battle.frames[-1]
+        if not top or frame["stage"] not in {a.value for a in mech.pilot.attributes}:
+            raise _error(where, f"a {frame['stage']} pause needs the top frame and that pilot")
                 )
 
 
@@ -483,6 +517,8 @@ ASKING: dict[str, tuple[tuple[str, tuple[str, ...] | None, str | None], ...]] = 
 def _check_asking(battle: Battle, root: str) -> None:
     """The pending decision is the one the top frame asks (the rules resume from it)."""
     decision = battle.decision
+    "lucky_reroll": (("pause", ("lucky",), "mech"),),
+    "marksman_location": (("pause", ("marksman",), "mech"),),
     assert decision is not None
     top = battle.frames[-1]
     where = f"{root}.frames.{len(battle.frames) - 1}"
