@@ -12,8 +12,9 @@ Usage::
 Controllers of the player side:
 
 * ``scripted``: keeps the pilots as they are, sends the highest-Rep pilots up to the force
-  limit, chooses the Destroy objective, takes the first legal option that fires, otherwise
-  the move that ends nearest an enemy Mech (or the far edge), otherwise the first option;
+  limit, chooses the Destroy objective, keeps its groups (§13.1), takes the first legal
+  option that fires, otherwise the move that ends nearest an enemy Mech (or the far edge),
+  otherwise the first option (so a higher leader takes in every group offered, §12.2);
 * ``random``: a uniformly random legal option (seeded);
 * ``human``: the legal options numbered on stdout, the choice read from stdin (``q`` or the
   end of input saves and quits; anything but an ASCII number in range asks again; Ctrl-C
@@ -50,6 +51,7 @@ from wargym.rules.no_quarter.actions import (
     ExitTable,
     FireAtBuilding,
     FireFirst,
+    KeepGroups,
     Move,
 )
 from wargym.rules.no_quarter.campaign import Campaign, load_definition
@@ -97,7 +99,7 @@ def scripted(game: CampaignGame, options: list[AnyAction]) -> AnyAction:
     picks = [o for o in options if isinstance(o, SelectMech)]
     if picks:
         return max(picks, key=lambda o: (c.pilot(c.mech(o.mech).pilot or 0).rep, -o.mech))
-    for kind in (LaunchMission, ChooseObjective, AssignFire, FireAtBuilding, FireFirst):
+    for kind in (KeepGroups, LaunchMission, ChooseObjective, AssignFire, FireAtBuilding, FireFirst):
         found = [o for o in options if isinstance(o, kind)]
         if found:
             if kind is ChooseObjective:

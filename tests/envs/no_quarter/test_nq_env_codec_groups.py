@@ -1,4 +1,4 @@
-"""Codec blocks of the group orders (§12.2 ``lead``/``lead_done``, §13.1 ``split``/``keep_groups``)."""
+"""Codec blocks of the group orders (E19): lead, lead_done (§12.2); split, keep_groups (§13.1)."""
 
 from __future__ import annotations
 
