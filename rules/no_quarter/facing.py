@@ -4,17 +4,21 @@ With ``BattleOptions.choose_facing`` (the ruling's default) a mech that ends a m
 stays in place, is asked a ``face`` decision: keep its leg heading or turn to one of
 :data:`HEADINGS`, combined with a torso twist of :data:`~.perception.TWISTS`. A reverse keeps
 its facing (§15.2.2) and a jump lands facing as before (§10.6.1, D28): after those only the
-twist is chosen. :func:`face_toward` is the choice of the built-in players: the firing arc
-toward a point, no twist where none is needed.
+twist is chosen. :func:`turn_to` carries the choice out: a turn that brings an enemy group
+into the mech's arc for the first time this activation phase starts an In Sight (§16.1.2, D3).
+:func:`face_toward` is the choice of the built-in players: the firing arc toward a point, no
+twist where none is needed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter.actions import Action, Face
+from wargym.rules.no_quarter.flow import Ctx, insight_frame
 from wargym.rules.no_quarter.geometry import angle_between, heading_to
-from wargym.rules.no_quarter.perception import TWISTS
+from wargym.rules.no_quarter.perception import TWISTS, new_sightings, visible_enemies
 from wargym.rules.no_quarter.state import Mech
 
 HEADINGS = tuple(float(h) for h in range(0, 360, 45))
@@ -27,6 +31,21 @@ def face_options(mech: Mech, turn: bool) -> list[Action]:
     if turn:
         headings.extend(h for h in HEADINGS if angle_between(h, mech.heading) > 1)
     return [Face(mech.id, h, t) for h in headings for t in TWISTS]
+
+
+def turn_to(ctx: Ctx, mech: Mech, action: Face) -> None:
+    """Face as ``action`` says; an enemy group newly in sight pauses for an In Sight (§16.1.2)."""
+    heading = mech.heading if action.heading is None else action.heading % 360.0
+    if heading == mech.heading and action.twist == mech.twist:
+        return
+    battle = ctx.battle
+    before = visible_enemies(battle, mech, mech.pos, mech.facing)
+    ctx.emit(ev.MechFaced(mech.id, heading, action.twist))
+    trigger = new_sightings(
+        battle, mech, visible_enemies(battle, mech, mech.pos, mech.facing) - before
+    )
+    if trigger:
+        ctx.push(insight_frame(mech.id, mech.side, trigger))
 
 
 def face_toward(options: Sequence[Action], mech: Mech, point: tuple[float, float]) -> Action:

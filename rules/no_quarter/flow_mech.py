@@ -32,7 +32,7 @@ from wargym.rules.no_quarter.buildings import (
 )
 from wargym.rules.no_quarter.bumping import planning_bodies
 from wargym.rules.no_quarter.data import NoQuarterRules
-from wargym.rules.no_quarter.facing import HEADINGS, face_options
+from wargym.rules.no_quarter.facing import HEADINGS, face_options, turn_to
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.flow_fire import fire_frame
 from wargym.rules.no_quarter.flow_melee import (
@@ -343,11 +343,9 @@ def mech_act(ctx: Ctx, frame: Frame, action: Action) -> None:
         turn = frame["stage"] == "action" or bool(frame.get("turn", True))
         frame["stage"] = _end_of_action(battle, frame, turn)
     elif isinstance(action, Face):
-        heading = mech.heading if action.heading is None else action.heading % 360.0
-        if heading != mech.heading or action.twist != mech.twist:
-            ctx.emit(ev.MechFaced(mech.id, heading, action.twist))
         frame.pop("turn", None)
         frame["stage"] = "after"
+        turn_to(ctx, mech, action)
     elif isinstance(action, ExitTable):
         from wargym.rules.no_quarter.mission_play import exit_table
 

@@ -248,3 +248,27 @@ def test_22_np_faces_the_nearest_enemy_it_knows_of() -> None:
     assert choice == Face(0, 270.0, 0)
     game.play(battle, choice, dice)
     assert sees(battle, battle.mechs[0], battle.mechs[1])
+
+
+def test_16_1_2_turning_an_enemy_into_the_arc_starts_an_in_sight() -> None:
+    """A turn (legs or torso) that brings an enemy group into sight triggers In Sight (D3)."""
+    battle = _battle(options=BattleOptions(in_sight_free_move=False))
+    _place(battle, 0, (10.0, 10.0), 90.0)  # facing north
+    _place(battle, 1, (20.0, 8.0), 0.0)  # facing east: neither sees the other
+    dice = _dice()
+    _to_blue_action(battle, dice)
+    blue, red = battle.mechs[0], battle.mechs[1]
+    assert not sees(battle, blue, red) and not sees(battle, red, blue)
+    game.play(battle, Stay(0), dice)
+    events = game.play(battle, Face(0, None, -90), dice)
+    assert ev.MechFaced(0, 90.0, -90) in events
+    taken = [e for e in events if isinstance(e, ev.InSightTaken)]
+    assert len(taken) == 1
+    # keeping the facing changes nothing and starts nothing
+    battle2 = _battle(options=BattleOptions(in_sight_free_move=False))
+    _place(battle2, 0, (10.0, 10.0), 90.0)
+    _place(battle2, 1, (20.0, 8.0), 0.0)
+    _to_blue_action(battle2, _dice())
+    game.play(battle2, Stay(0), dice)
+    events = game.play(battle2, Face(0, None, 0), dice)
+    assert not any(isinstance(e, ev.MechFaced | ev.InSightTaken) for e in events)
