@@ -108,39 +108,62 @@ def note_moves(battle: Battle) -> None:
     battle.mission["crossed"] = sorted(crossed)
 
 
+def _troll_targets(battle: Battle) -> list[tuple[float, float]] | None:
+    """Points of the bridge whose sight rolls for The Troll now, or None: no test is due."""
+    mission = cestus_of(battle)
+    if mission is None or mission.special.troll is None or battle.mission is None:
+        return None
+    state = battle.mission.get("troll", {"done": False})
+    if state["done"] or state.get("tested") == _player_activation(battle):
+        return None  # after a 5-6: test again at a later player activation only (2.0.6 ruling)
+    bx0, by0, bx1, by1 = mission.feature(mission.special.troll.bridge).rect
+    return [((bx0 + bx1) / 2, (by0 + by1) / 2), (bx0, by0), (bx1, by1), (bx0, by1), (bx1, by0)]
+
+
+def _sees_bridge(
+    battle: Battle, mech_id: int, at: tuple[float, float], targets: list[tuple[float, float]]
+) -> bool:
+    mech = battle.mechs[mech_id]
+    return any(
+        sight(
+            battle.battlefield, at, point, observer_id=mech_id,
+            observer_has_ews=mech.has_functioning_ews,
+        ).visible
+        for point in targets
+    )  # fmt: skip
+
+
+def troll_due_at(battle: Battle, mech_id: int, point: tuple[float, float]) -> bool:
+    """Whether player mech ``mech_id`` standing at ``point`` rolls for The Troll (2.0.6).
+
+    A move is checked with this every inch (``np_flow.pef_spotted_at``): it stops where a
+    player mech first has LOS to the bridge, and the test is rolled there.
+    """
+    targets = _troll_targets(battle)
+    if targets is None or battle.mechs[mech_id].side is not Side.BLUE:
+        return False
+    return _sees_bridge(battle, mech_id, point, targets)
+
+
 def troll_check(ctx: Ctx) -> None:
     """Mission 2: the first player LOS to the bridge rolls for The Troll (§27.8, 2.0.6).
 
+    Called after every player move, at the inch of a move where LOS first exists
+    (:func:`troll_due_at`) and at the start of each player group activation (``flow_turn``).
     After a 5-6 the test is repeated once in each later player group activation that has LOS
     (``troll.tested`` keeps the activation tested last), until a Troll appears.
     """
     battle = ctx.battle
     mission = cestus_of(battle)
+    targets = _troll_targets(battle)
     if mission is None or mission.special.troll is None or battle.mission is None:
         return
+    if targets is None or not any(
+        _sees_bridge(battle, mech.id, mech.pos, targets) for mech in battle.mechs_of(Side.BLUE)
+    ):
+        return
     state = battle.mission.setdefault("troll", {"done": False})
-    if state["done"]:
-        return
-    rule = mission.special.troll
-    bx0, by0, bx1, by1 = mission.feature(rule.bridge).rect
-    targets = [((bx0 + bx1) / 2, (by0 + by1) / 2), (bx0, by0), (bx1, by1), (bx0, by1), (bx1, by0)]
-    seen = any(
-        sight(
-            battle.battlefield,
-            mech.pos,
-            point,
-            observer_id=mech.id,
-            observer_has_ews=mech.has_functioning_ews,
-        ).visible
-        for mech in battle.mechs_of(Side.BLUE)
-        for point in targets
-    )
-    if not seen:
-        return
-    activation = _player_activation(battle)
-    if state.get("tested") == activation:
-        return  # after a 5-6: test again at a later player activation only (2.0.6 ruling)
-    state["tested"] = activation
+    state["tested"] = _player_activation(battle)
     result = roll_troll(mission, ctx.dice)
     ctx.emit(npev.NpTableRolled("troll", None, (result.face,), None, result.placement.value))
     if result.placement is TrollPlacement.NONE:

@@ -22,6 +22,7 @@ from wargym.rules.no_quarter.actions import (
     SkipGroup,
     SplitOff,
 )
+from wargym.rules.no_quarter.cestus_play import troll_check
 from wargym.rules.no_quarter.consequences import leave_move
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler
@@ -196,6 +197,8 @@ def phase_act(ctx: Ctx, frame: Frame, action: Action) -> None:
         for mech in battle.mechs.values():
             mech.reaction_fired_at.clear()  # ruling D15 counts per group activation
         ctx.push({"kind": "group", "side": side.value, "members": members, "acted": []})
+        if side is Side.BLUE:
+            troll_check(ctx)  # Mission 2: tested at a player activation's start (2.0.6 ruling)
         return
 
 

@@ -229,12 +229,16 @@ def check_pefs(ctx: Ctx) -> None:
 def pef_spotted_at(battle: Battle, mech_id: int, point: tuple[float, float]) -> bool:
     """A player mech at ``point`` would see a PEF or trigger a building PEF (§20.1, §20.3).
 
-    A move stops there, and :func:`check_pefs` resolves the PEF the moment it is seen.
+    A move stops there, and :func:`check_pefs` resolves the PEF the moment it is seen. So
+    for Mission 2's bridge: the inch where a player mech first has LOS to it rolls for The
+    Troll (2.0.6, ``cestus_play.troll_due_at``).
     """
     np = battle.np
     mech = battle.mechs[mech_id]
     if np is None or mech.side.value == np["side"]:
         return False
+    if cestus_play.troll_due_at(battle, mech_id, point):
+        return True
     here = Spotter(mech.id, point, battle.group_of.get(mech.id, mech.id), mech.has_functioning_ews)
     others = [b for b in bodies(battle) if b.id != mech.id]
     bf = battle.battlefield

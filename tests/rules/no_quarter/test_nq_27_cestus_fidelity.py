@@ -13,7 +13,7 @@ import pytest
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import StateError
 from wargym.rules.no_quarter import campaign_events as cev
-from wargym.rules.no_quarter.actions import ActivateGroup, DecisionKind, ExitTable
+from wargym.rules.no_quarter.actions import ExitTable
 from wargym.rules.no_quarter.campaign import load_definition
 from wargym.rules.no_quarter.campaign_play import (
     CampaignGame,
@@ -21,16 +21,14 @@ from wargym.rules.no_quarter.campaign_play import (
     SelectMech,
     start_campaign,
 )
-from wargym.rules.no_quarter.cestus_play import troll_check
 from wargym.rules.no_quarter.cestus_v import campaign_definition, force_table
 from wargym.rules.no_quarter.cestus_v_rolls import force_class_for, np_group_default
 from wargym.rules.no_quarter.data import load_rules
 from wargym.rules.no_quarter.enemy import NpObjective, NpOptions
 from wargym.rules.no_quarter.enemy_decide import _exit, _goal
 from wargym.rules.no_quarter.flow import Ctx
-from wargym.rules.no_quarter.game import legal_actions, play, rules_of
+from wargym.rules.no_quarter.game import legal_actions, rules_of
 from wargym.rules.no_quarter.mission_play import new_mission
-from wargym.rules.no_quarter.np_events import NpTableRolled
 from wargym.rules.no_quarter.np_flow import check_reinforcements
 from wargym.rules.no_quarter.pef import pef_detected, place_pefs, spotters_of
 from wargym.rules.no_quarter.perception import bodies
@@ -76,36 +74,8 @@ def test_27_8_standalone_missions_3_to_10_field_the_whole_company() -> None:
     assert len(battle.mechs_of(Side.BLUE)) == 36
 
 
-def _troll_rolls(ctx: Ctx) -> list[NpTableRolled]:
-    return [e for e in ctx.log if isinstance(e, NpTableRolled) and e.table == "troll"]
-
-
-def test_27_m2_troll_retested_once_per_later_activation() -> None:
-    mission = campaign_definition().mission(2)
-    battle = new_mission(
-        mission.scenario("gaea_prime"), np.random.default_rng(1), RandomDice.from_seed(1)
-    )
-    dice = RandomDice.from_seed(2)
-    play(battle, legal_actions(battle)[0], dice)  # the first Blue group activates
-    assert battle.decision is not None and battle.decision.kind is DecisionKind.MECH_ACTION
-    for mech in battle.mechs_of(Side.BLUE):
-        mech.pos = (27.0, 14.0)  # every Blue mech looks up the road at the bridge
-    battle.geometry_cache = battle.options_cache = None
-    first = Ctx(battle, ScriptedDice([5, 5]), rules_of(battle))
-    troll_check(first)  # first LOS: 5, nothing visible (2.0.6)
-    troll_check(first)  # a second move in the same activation: no new test
-    assert [e.faces for e in _troll_rolls(first)] == [(5,)] and first.dice.remaining == 1
-    while not (
-        battle.decision is not None
-        and battle.decision.kind is DecisionKind.ACTIVATE_GROUP
-        and battle.decision.side is Side.BLUE
-    ):
-        play(battle, legal_actions(battle)[0], dice)  # stay in place until Blue activates again
-    play(battle, next(a for a in legal_actions(battle) if isinstance(a, ActivateGroup)), dice)
-    later = Ctx(battle, ScriptedDice([1, 4]), rules_of(battle))
-    troll_check(later)  # the next player activation tests again: 1, on the bridge
-    assert [e.faces for e in _troll_rolls(later)] == [(1,)]
-    assert battle.mission is not None and battle.mission["troll"]["done"]
+# The Troll's retest once per later player activation (2.0.6 ruling), at the activation's start
+# and at the inch of a move where LOS to the bridge first exists: test_nq_27_m2_troll_per_inch.py.
 
 
 def _as_set_up(scenario: Any, seed: int) -> Battle:
