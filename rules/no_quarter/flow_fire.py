@@ -135,7 +135,9 @@ def fire_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Ac
             )
     # In Sight fire is mandatory (§16.1.4, ruling D32): every weapon that can reach one of the
     # In Sight enemies fires; the controller picks targets and twist, and holds only the rest
-    if frame["mode"] != "in_sight" or not any(isinstance(o, AssignFire) for o in options):
+    # so is the fire of a target split among several chargers (§18.2.1 step 5)
+    mandatory = frame["mode"] in ("in_sight", "charge")
+    if not mandatory or not any(isinstance(o, AssignFire) for o in options):
         options.append(EndFire(shooter.id))
     return options
 
@@ -144,7 +146,10 @@ def fire_step(ctx: Ctx, frame: Frame) -> None:
     """Assign weapons (automatically for reaction and charge fire), then resolve."""
     battle = ctx.battle
     shooter = battle.mechs[frame["shooter"]]
-    if frame["mode"] in ("reaction", "charge") and not frame["assigned"]:
+    automatic = frame["mode"] == "reaction" or (
+        frame["mode"] == "charge" and frame["cause"] is not None
+    )
+    if automatic and not frame["assigned"]:  # a split among several chargers asks (§18.2.1)
         cause = battle.mechs[frame["cause"]]
         for twist in TWISTS:  # twist the torso if needed (§15.2.4.3)
             weapons = [
@@ -252,6 +257,11 @@ def resolve_firing(ctx: Ctx, frame: Frame) -> None:
     queue_tests(ctx, entries + collected)
 
 
+def _rush(frame: Frame, target: Mech) -> bool:
+    """A Rush Shot: the whole firing's, or at a charger the target tied with (§18.2.1)."""
+    return bool(frame["rush"]) or target.id in frame.get("rush_at", ())
+
+
 def _resolve_weapon(
     ctx: Ctx,
     frame: Frame,
@@ -276,7 +286,7 @@ def _resolve_weapon(
             rules,
             rep + face,
             shooter_fast_moving=is_fast_moving(rules, shooter),
-            rush_shot=bool(frame["rush"]),
+            rush_shot=_rush(frame, target),
             target_in_cover=cover,
             target_prone=target.prone,
             target_fast_moving=is_fast_moving(rules, target),
@@ -299,7 +309,7 @@ def _resolve_weapon(
             rep,
             rep + face,
             index,
-            bool(frame["rush"]),
+            _rush(frame, target),
             is_fast_moving(rules, shooter),
             is_fast_moving(rules, target),
             cover,

@@ -53,7 +53,7 @@ from wargym.rules.no_quarter.perception import (
     TWISTS,
     able_to_fire,
     engaged_with,
-    line_between,
+    sees,
     weapon_can_engage,
 )
 from wargym.rules.no_quarter.state import Battle, Mech
@@ -281,7 +281,7 @@ def charge_targets(battle: Battle, rules: NoQuarterRules, mech: Mech, frame: Fra
         enemy.id
         for enemy in battle.mechs_of(mech.side.other)
         if distance(mech.pos, enemy.pos) - gap <= allowance + 1e-6
-        and line_between(battle, mech, enemy).visible
+        and sees(battle, mech, enemy)  # clear LOS within the front arc (§18.2, ruling D3)
         and room_for_attacker(battle, rules, enemy)
         and charge_stage(battle, rules, mech, enemy, allowance) is not None
     ]

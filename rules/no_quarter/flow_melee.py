@@ -73,8 +73,28 @@ def _move_start(battle: Battle, charger: Mech, frame: Frame) -> tuple[float, flo
 
 
 def room_for_attacker(battle: Battle, rules: NoQuarterRules, target: Mech) -> bool:
-    """Fewer enemies than ``max_attackers_per_target`` (3) already melee ``target`` (§18.3.4)."""
-    return len(engaged_with(battle, target)) < rules.multiple_melee.max_attackers_per_target
+    """Fewer than ``max_attackers_per_target`` (3) enemies melee or charge ``target`` (§18.3.4).
+
+    The charges of the In Sight being resolved that wait for the other winners count too
+    (§18.2.1 step 5).
+    """
+    insight = nearest_frame(battle, "insight")
+    charging = [c for c in (insight or {}).get("charges", []) if c["target"] == target.id]
+    taken = len(engaged_with(battle, target)) + len(charging)
+    return taken < rules.multiple_melee.max_attackers_per_target
+
+
+def _several_chargers(battle: Battle) -> Frame | None:
+    """The In Sight whose winners' charges wait for each other (§18.2.1 step 5), if any.
+
+    With ``several_chargers="split"`` every charge of an In Sight's winners is staged and
+    tested when its winner acts; the target's fire (its weapons split among its chargers) and
+    the melees follow once every winner has acted (``flow_charges``).
+    """
+    if battle.options.several_chargers != "split":
+        return None
+    insight = nearest_frame(battle, "insight")
+    return insight if insight is not None and insight.get("stage") == "act" else None
 
 
 def charge_stage(
@@ -119,13 +139,21 @@ def charge_step(ctx: Ctx, frame: Frame) -> None:
         if stage != charger.pos:
             _charge_move(ctx, charger, stage, target)
         ctx.emit(ev.ChargeDeclared(charger.id, target.id, side_on))
-        _charge_test(ctx, frame, charger, target, side_on)
+        waiting = _several_chargers(battle)
+        outcome = _charge_test(ctx, frame, charger, target, side_on, fire=waiting is None)
+        if waiting is not None:  # the target's fire and the melee wait for the other winners
+            ctx.pop(frame)
+            entry = {"charger": charger.id, "target": target.id, "outcome": outcome.value}
+            waiting.setdefault("charges", []).append({**entry, "jump": bool(frame["jump"])})
+            return
         frame["stage"] = "contact"
         return
     if frame["stage"] == "contact":
         ctx.pop(frame)
         if charger.prone or charger.speed <= 0 or charger.status is not Status.CARRY_ON:
             return  # stopped, ducked back or leaving after the target's fire: no contact
+        if not room_for_attacker(battle, ctx.rules, target):
+            return  # three enemies already melee the target (§18.3.4)
         contact = _free_point(battle, charger, target, 2 * battle.options.base_radius)
         if contact is None:
             return  # no room beside the target: no contact (bases never overlap, D5)
@@ -176,7 +204,15 @@ def _free_point(
     return None
 
 
-def _charge_test(ctx: Ctx, frame: Frame, charger: Mech, target: Mech, side_on: Aspect) -> None:
+def _charge_test(
+    ctx: Ctx, frame: Frame, charger: Mech, target: Mech, side_on: Aspect, *, fire: bool = True
+) -> ChargeOutcome:
+    """The test (§18.2.1); with ``fire`` the target's fire it allows follows at once.
+
+    A target charged by several winners of one In Sight rolls once (step 5): each comparison
+    reads the first ``target_dice`` faces of that roll, which grows by the dice a charger
+    needs beyond them (cover from it, or its aspect, can change the count).
+    """
     battle, rules = ctx.battle, ctx.rules
     charger_faces = ctx.dice.roll(2)
     charger_passed = passed_dice(charger_faces, charger.rep)
@@ -187,11 +223,12 @@ def _charge_test(ctx: Ctx, frame: Frame, charger: Mech, target: Mech, side_on: A
     dice = charge_target_dice(
         rules, target_in_cover=in_cover_from(battle, charger, target), aspect=side_on
     )
-    if reused:
-        target_faces = tuple(cache[key])
-    else:
-        target_faces = ctx.dice.roll(dice)
-        cache[key] = list(target_faces)
+    rolled = list(cache.get(key, []))
+    if len(rolled) < dice:
+        rolled.extend(ctx.dice.roll(dice - len(rolled)))
+    if insight is not None:
+        cache[key] = rolled
+    target_faces = tuple(rolled[:dice])
     target_passed = passed_dice(target_faces, target.rep)
     outcome = charge_outcome(charger_passed, target_passed)
     ctx.emit(
@@ -209,7 +246,8 @@ def _charge_test(ctx: Ctx, frame: Frame, charger: Mech, target: Mech, side_on: A
     )
     frame["jump"] = outcome is ChargeOutcome.TARGET_HOLDS_FIRE and charger.has_jump_jets
     if (
-        outcome is not ChargeOutcome.TARGET_HOLDS_FIRE
+        fire
+        and outcome is not ChargeOutcome.TARGET_HOLDS_FIRE
         and target.status is not Status.LEAVE_BATTLEFIELD
         and not engaged_with(battle, target)  # an engaged mech may not fire (ruling D33)
     ):
@@ -221,6 +259,7 @@ def _charge_test(ctx: Ctx, frame: Frame, charger: Mech, target: Mech, side_on: A
                 rush=outcome is ChargeOutcome.TARGET_RUSH_SHOT,
             )
         )
+    return outcome
 
 
 def _limbs(mech: Mech) -> list[DeclareMelee]:
@@ -295,6 +334,7 @@ def _melee_round(ctx: Ctx, frame: Frame, attacker: Mech, defender: Mech) -> None
     a_dice = _dice_for(ctx, frame, attacker, defender, jump)
     d_dice = _dice_for(ctx, frame, defender, attacker, False)
     a_faces, d_faces = ctx.dice.roll(a_dice), ctx.dice.roll(d_dice)
+    a_faces, d_faces = lucky_melee(ctx, attacker, defender, a_faces, d_faces)  # D26
     a_succ, d_succ = successes(a_faces), successes(d_faces)
     winner = None if a_succ == d_succ else (attacker if a_succ > d_succ else defender)
     margin = abs(a_succ - d_succ)
@@ -334,7 +374,6 @@ def _melee_round(ctx: Ctx, frame: Frame, attacker: Mech, defender: Mech) -> None
         max(0, winner.armor_at(limb_loc)),
         _melee_weapon(winner, limb_loc) if attack == "punch" else 0,
     )
-    a_faces, d_faces = lucky_melee(ctx, attacker, defender, a_faces, d_faces)  # D26
     faces = ctx.dice.roll(2)
     before = loser.armor_at(location)
     outcome = melee_damage(ctx.rules, (faces[0], faces[1]), margin, damage, before)

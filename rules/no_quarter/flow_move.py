@@ -23,6 +23,7 @@ from wargym.rules.no_quarter.consequences import (
 )
 from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, insight_frame
+from wargym.rules.no_quarter.flow_charges import start_waiting_charges
 from wargym.rules.no_quarter.flow_fire import fire_frame
 from wargym.rules.no_quarter.flow_melee import charge_frame, room_for_attacker
 from wargym.rules.no_quarter.geometry import distance, heading_to
@@ -34,8 +35,8 @@ from wargym.rules.no_quarter.perception import (
     concealed,
     engaged_with,
     group_leader,
-    line_between,
     new_sightings,
+    sees,
     visible_enemies,
     visible_from,
     weapon_can_engage,
@@ -317,6 +318,8 @@ def _next_winner(ctx: Ctx, frame: Frame) -> None:
     battle = ctx.battle
     tier = _equal_rep_winners(battle, frame)
     if not tier:
+        if start_waiting_charges(ctx, frame):  # several chargers, one target (§18.2.1)
+            return
         frame["stage"] = "done"
         return
     if len(tier) > 1 and frame.get("next") not in tier:
@@ -347,7 +350,7 @@ def _next_winner(ctx: Ctx, frame: Frame) -> None:
         f.id
         for f in foes
         if distance(f.pos, mech.pos) <= IN_SIGHT_CHARGE_RANGE
-        and line_between(battle, mech, f).visible
+        and sees(battle, mech, f)  # clear LOS within the front arc (§18.2, ruling D3)
         and room_for_attacker(battle, ctx.rules, f)
     ]
     if near and not mech.prone and mech.speed > 0 and not engaged_with(battle, mech):

@@ -20,14 +20,15 @@ from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter.actions import Action, Decision, Move
 from wargym.rules.no_quarter.data import NoQuarterRules, load_rules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, Handler
+from wargym.rules.no_quarter.flow_charges import CHARGES
 from wargym.rules.no_quarter.flow_fire import FIRE
 from wargym.rules.no_quarter.flow_mech import MECH, move_problem
 from wargym.rules.no_quarter.flow_melee import CHARGE, MELEE
 from wargym.rules.no_quarter.flow_move import INSIGHT
 from wargym.rules.no_quarter.flow_react import REACT
 from wargym.rules.no_quarter.flow_turn import GROUP, PHASE, TURN
-from wargym.rules.no_quarter.mission_play import OBJECTIVE, mission_over, withdraw_np
 from wargym.rules.no_quarter.luck import pause_options, pause_step, resume, run_unit
+from wargym.rules.no_quarter.mission_play import OBJECTIVE, mission_over, withdraw_np
 from wargym.rules.no_quarter.np_flow import PEFS, check_pefs, np_choose
 from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.vocab import Side
@@ -42,11 +43,12 @@ HANDLERS: dict[str, Handler] = {
     "react": REACT,
     "charge": CHARGE,
     "melee": MELEE,
+    "charges": CHARGES,
     "objective": OBJECTIVE,
     "pefs": PEFS,
+    "pause": FunctionHandler(pause_step, lambda b, r, f: pause_options(f)),
 }
 """The procedure behind each kind of frame."""
-    "pause": FunctionHandler(pause_step, lambda b, r, f: pause_options(f)),
 
 MAX_STEPS_PER_CALL = 100_000
 """Safety valve against a rules loop; a battle never needs this many steps between decisions."""

@@ -76,6 +76,12 @@ class BattleOptions:
     """An active-side In Sight winner that already used its Active Fire this activation (D6):
     ``carry_on`` (choice E7: it forfeits its In Sight action) or ``priority`` (it counts as
     unable to fire and takes the rest of the §16.1.4 list: charge within 6", else duck back)."""
+    several_chargers: Literal["split", "one_by_one"] = "split"
+    """Several In Sight winners charging one target (§18.2.1 step 5): ``split`` (the ruling:
+    the charges are staged and tested as the winners act; then the target, which rolled once,
+    fires at its chargers with its weapons split among them, a decision of its side, and the
+    melees follow) or ``one_by_one`` (each charge is fought when its winner acts; the target,
+    then engaged, does not fire at later chargers, D33)."""
     choose_facing: bool = True
     """After a move or a stay the mech's side chooses its final heading and torso twist (a
     ``face`` decision, §6.2, §6.2.1, D2, D5); off: a forward move faces its direction of

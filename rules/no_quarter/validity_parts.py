@@ -253,6 +253,10 @@ def _frame_kinds(p: _Parts) -> Kinds:
         {"mech": p.mech, "test": enum_of(ReactionTest), "causes": p.mechs},
         {"enemies": p.mechs},
     )
+    waiting = record({
+        "charger": p.mech, "target": p.mech, "jump": boolean,
+        "outcome": one_of("no_fire", "fire", "rush_shot"),
+    })  # fmt: skip
     return {
         "turn": ({}, {"stage": stage("done")}),
         "phase": (
@@ -288,7 +292,9 @@ def _frame_kinds(p: _Parts) -> Kinds:
                 "opponents": map_of(key_of(p.mech), p.mechs),
                 "deferred": list_of(entry),
             },
-            {"next": p.mech, "charging": p.mech, "charge_options": p.mechs},
+            {"next": p.mech, "charging": p.mech, "charge_options": p.mechs,
+             "charge_rolls": map_of(key_of(p.mech), list_of(one_of(1, 2, 3, 4, 5, 6))),
+             "charges": list_of(waiting)},  # the target's one roll; charges waiting (§18.2.1)
         ),  # fmt: skip
         "fire": (
             {
@@ -300,7 +306,7 @@ def _frame_kinds(p: _Parts) -> Kinds:
                 "assigned": list_of(_assignment(p)),
                 "twist": or_none(one_of(-90, 0, 90)),
             },
-            {},
+            {"rush_at": p.mechs},  # chargers a split fire rush-shoots (§18.2.1 step 5)
         ),  # fmt: skip
         "react": (
             {"entries": list_of(entry)},
@@ -308,8 +314,9 @@ def _frame_kinds(p: _Parts) -> Kinds:
         ),
         "charge": (
             {"charger": p.mech, "target": p.mech, "stage": stage("declare", "contact")},
-            {"allowance": number(), "start": p.point},
+            {"allowance": number(), "start": p.point, "jump": boolean},
         ),
+        "charges": ({"entries": list_of(waiting), "fired": p.mechs}, {}),
         "melee": (
             {
                 "attacker": p.mech,
@@ -323,17 +330,10 @@ def _frame_kinds(p: _Parts) -> Kinds:
         ),  # fmt: skip
         "objective": ({}, {}),
         "pefs": ({"order": or_none(list_of(count()))}, {}),  # a PEF gone since is skipped
+        "pause": _pause_kind(p),  # a choice inside a roll (luck.py, D26, §9.6.4)
     }
 
 
-def _assignment(p: _Parts) -> Check:
-    """``[weapon, target]`` or ``[weapon, feature, "building"]`` (the weapon's item index)."""
-
-    def inner(value: Any, where: str) -> None:
-        "pause": _pause_kind(p),  # a choice inside a roll (luck.py, D26, §9.6.4)
-        if not isinstance(value, list) or len(value) not in (2, 3):
-            raise _error(where, "expected [weapon, target] or [weapon, feature, 'building']")
-        count()(value[0], f"{where}.0")
 def _pause_kind(p: _Parts) -> tuple[dict[str, Check], dict[str, Check]]:
     from wargym.rules.no_quarter.luck import LUCKY_WHAT
     from wargym.rules.no_quarter.vocab import Location
@@ -363,6 +363,13 @@ def _pause_kind(p: _Parts) -> tuple[dict[str, Check], dict[str, Check]]:
     return required, optional
 
 
+def _assignment(p: _Parts) -> Check:
+    """``[weapon, target]`` or ``[weapon, feature, "building"]`` (the weapon's item index)."""
+
+    def inner(value: Any, where: str) -> None:
+        if not isinstance(value, list) or len(value) not in (2, 3):
+            raise _error(where, "expected [weapon, target] or [weapon, feature, 'building']")
+        count()(value[0], f"{where}.0")
         if len(value) == 2:
             p.mech(value[1], f"{where}.1")
         else:
@@ -399,6 +406,10 @@ def _check_frame(p: _Parts, kinds: Kinds, frame: Any, where: str) -> None:
         for i, index in enumerate(frame["done"]):
             if index >= len(frame["groups"]):
                 raise _error(f"{where}.done.{i}", f"group {index} is not one of the phase's")
+    if kind == "pause":
+        mech, top = p.battle.mechs[frame["mech"]], frame is p.battle.frames[-1]
+        if not top or frame["stage"] not in {a.value for a in mech.pilot.attributes}:
+            raise _error(where, f"a {frame['stage']} pause needs the top frame and that pilot")
     if kind == "fire":
         items = len(p.battle.mechs[frame["shooter"]].design.items)
         for i, entry in enumerate(frame["assigned"]):
@@ -406,10 +417,6 @@ def _check_frame(p: _Parts, kinds: Kinds, frame: Any, where: str) -> None:
                 raise _error(
                     f"{where}.assigned.{i}.0",
                     f"item {entry[0]} is outside 0..{items - 1} (the shooter's items)",
-    if kind == "pause":
-        mech, top = p.battle.mechs[frame["mech"]], frame is p.battle.frames[-1]
-        if not top or frame["stage"] not in {a.value for a in mech.pilot.attributes}:
-            raise _error(where, f"a {frame['stage']} pause needs the top frame and that pilot")
                 )
 
 
@@ -510,6 +517,8 @@ ASKING: dict[str, tuple[tuple[str, tuple[str, ...] | None, str | None], ...]] = 
     "free_will": (("react", None, "asking"),),
     "melee_declare": (("melee", None, None),),
     "choose_objective": (("objective", None, None),),
+    "lucky_reroll": (("pause", ("lucky",), "mech"),),
+    "marksman_location": (("pause", ("marksman",), "mech"),),
 }
 """Per decision kind: the frames that ask it (kind, stages or any, key naming the mech)."""
 
@@ -517,8 +526,6 @@ ASKING: dict[str, tuple[tuple[str, tuple[str, ...] | None, str | None], ...]] = 
 def _check_asking(battle: Battle, root: str) -> None:
     """The pending decision is the one the top frame asks (the rules resume from it)."""
     decision = battle.decision
-    "lucky_reroll": (("pause", ("lucky",), "mech"),),
-    "marksman_location": (("pause", ("marksman",), "mech"),),
     assert decision is not None
     top = battle.frames[-1]
     where = f"{root}.frames.{len(battle.frames) - 1}"

@@ -1,0 +1,234 @@
+"""Several chargers against one target, and the charge's line of sight (§18.2, §18.2.1, D3, D33).
+
+Blue #0 steps out from behind a building; blue's group wins the In Sight against red #2.
+Both blue mechs have no working ranged weapon, so each charges red #2 (within 6",
+§16.1.4). Driven through ``game.play`` with scripted dice (then seeded ones).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+import pytest
+
+from wargym.rules.dice import FallbackDice, RandomDice
+from wargym.rules.events import Event
+from wargym.rules.no_quarter import events as ev
+from wargym.rules.no_quarter import game
+from wargym.rules.no_quarter.actions import (
+    AssignFire,
+    Charge,
+    ChooseMech,
+    DecisionKind,
+    FreeMove,
+    Move,
+)
+from wargym.rules.no_quarter.reaction import in_sight_dice
+from wargym.rules.no_quarter.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.state import Battle, BattleOptions
+from wargym.rules.no_quarter.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.validity import check_battle
+from wargym.rules.no_quarter.vocab import Faction, Side, Terrain
+
+WALL = Feature(Terrain.BUILDING, 14.0, 19.5, 17.0, 21.5, building_armor=3)
+
+
+def _battle(options: BattleOptions | None = None) -> Battle:
+    forces = [
+        ForceSpec(Side.BLUE, Faction.STAR_ARMY, ("star_army_c3",) * 2, use_attributes=False),
+        ForceSpec(Side.RED, Faction.ZHUH_ZHUH, ("zhuh_zhuh_c3",), use_attributes=False),
+    ]
+    battle = new_battle(
+        forces,
+        Battlefield(features=(WALL,)),
+        np.random.default_rng(0),
+        RandomDice.from_seed(0),
+        options=options or BattleOptions(),
+    )
+    for mech in battle.mechs.values():
+        mech.rep = 5
+        mech.pilot = dataclasses.replace(mech.pilot, rep=5)
+    for mech, pos, heading in ((0, (15.0, 18.0), 90.0), (1, (21.0, 18.0), 90.0)):
+        battle.mechs[mech].pos, battle.mechs[mech].heading = pos, heading
+        battle.mechs[mech].inoperable.extend(battle.mechs[mech].operable_ranged_weapons)
+    battle.mechs[2].pos, battle.mechs[2].heading = (18.0, 23.0), 270.0
+    return battle
+
+
+def _n(battle: Battle, mech: int) -> int:
+    m = battle.mechs[mech]
+    return in_sight_dice(
+        m.rep, race=m.pilot.race, attributes=m.pilot.attributes, enemy_concealed=False
+    )
+
+
+def _calm(options: list[Any]) -> Any:
+    """Blue #0 first; keep groups, leaders, rolls and facings as they are (other decisions)."""
+    for option in options:
+        name = type(option).__name__
+        if (
+            option == ChooseMech(0)
+            or name in ("KeepGroups", "LeadDone")
+            or (name == "LuckyChoice" and not option.reroll)
+            or (name == "Face" and option.heading is None and option.twist == 0)
+        ):
+            return option
+    return options[0]
+
+
+def _to_blue_action(battle: Battle, dice: FallbackDice) -> None:
+    game.advance(battle, dice)
+    while battle.decision is not None and not (
+        battle.decision.kind is DecisionKind.MECH_ACTION and battle.decision.mech == 0
+    ):
+        game.play(battle, _calm(game.legal_actions(battle)), dice)
+
+
+def _charge_both(battle: Battle, *test_faces: int) -> tuple[list[Event], FallbackDice]:
+    """Blue #0 steps out: In Sight (blue succeeds, red fails), then both blue mechs charge."""
+    dice = FallbackDice([5, 4], np.random.default_rng(3))
+    _to_blue_action(battle, dice)
+    dice.scripted += [1] * _n(battle, 0) + [6] * _n(battle, 2) + list(test_faces)
+    log = list(game.play(battle, Move(0, (17.5, 18.0)), dice))
+    while battle.decision is not None and battle.decision.kind in (
+        DecisionKind.FREE_MOVE,
+        DecisionKind.CHOOSE_MECH,
+    ):
+        kind, mech = battle.decision.kind, battle.decision.mech
+        step = FreeMove(mech, None) if kind is DecisionKind.FREE_MOVE else ChooseMech(0)
+        log.extend(game.play(battle, step, dice))
+    return log, dice
+
+
+def _shots(log: list[Event]) -> list[ev.ShotFired]:
+    return [e for e in log if isinstance(e, ev.ShotFired) and e.shooter == 2]
+
+
+def _split_evenly(battle: Battle, dice: FallbackDice) -> list[Event]:
+    """Red assigns its weapons alternately to the two chargers until its fire resolves."""
+    log: list[Event] = []
+    while battle.decision is not None and not any(
+        isinstance(e, ev.FiringEnded) and e.shooter == 2 for e in log
+    ):
+        options = game.legal_actions(battle)
+        if battle.decision.kind is not DecisionKind.ASSIGN_FIRE:
+            log.extend(game.play(battle, _calm(options), dice))
+            continue
+        shots = [o for o in options if isinstance(o, AssignFire)]
+        done = {0: 0, 1: 0}
+        for shot in _shots(log):
+            done[shot.target] += 1
+        pick = min(shots, key=lambda o: (done.get(o.target, 0), o.target), default=options[0])
+        log.extend(game.play(battle, pick, dice))
+    return log
+
+
+def test_18_2_1_several_chargers_target_rolls_once_and_splits_its_weapons() -> None:
+    """Red passes 2 against both chargers' 0: one firing, its weapons split between them."""
+    battle = _battle()
+    log, dice = _charge_both(battle, 6, 6, 1, 1, 6, 6)
+    tests = [e for e in log if isinstance(e, ev.ChargeTested)]
+    assert [(t.charger, t.outcome) for t in tests] == [(0, "fire"), (1, "fire")]
+    assert tests[1].reused_target_roll and tests[0].target_faces == tests[1].target_faces
+    assert not _shots(log)  # nobody has fired before both charges were tested
+    decision = battle.decision
+    assert decision is not None and decision.kind is DecisionKind.ASSIGN_FIRE
+    assert decision.side is Side.RED and decision.mech == 2
+    targets = {o.target for o in game.legal_actions(battle) if isinstance(o, AssignFire)}
+    assert targets == {0, 1}
+    check_battle(battle)  # the waiting charges are a valid state ...
+    again = Battle.from_dict(battle.to_dict())
+    assert again.to_dict() == battle.to_dict()  # ... that round-trips
+    log += _split_evenly(battle, dice)
+    firings = [e for e in log if isinstance(e, ev.FiringStarted) and e.shooter == 2]
+    assert len(firings) == 1 and firings[0].mode == "charge"
+    assert {s.target for s in _shots(log)} == {0, 1}
+    assert sorted(s.target_index for s in _shots(log) if s.target == 1) in ([1], [2], [1, 1])
+    # no reaction test from the charge fire (§16.2), then the first charger's melee
+    assert not any(isinstance(e, ev.ReactionTaken) for e in log)
+    alive = [m for m in (0, 1) if battle.mechs[m].removed is None]
+    if battle.mechs[0].removed is None and not battle.mechs[0].prone:
+        assert battle.decision is not None
+        assert battle.decision.kind is DecisionKind.MELEE_DECLARE
+        assert battle.decision.mech == 0
+    assert alive  # seeded dice: the split fire did not destroy both
+
+
+def test_18_2_1_split_fire_rush_shot_only_at_the_charger_it_tied_with() -> None:
+    """Red passes 1: more than blue #0's 0 (normal fire), as many as blue #1's 1 (Rush Shot)."""
+    battle = _battle()
+    log, dice = _charge_both(battle, 6, 6, 1, 6, 1, 6)
+    tests = [e for e in log if isinstance(e, ev.ChargeTested)]
+    assert [(t.charger, t.outcome) for t in tests] == [(0, "fire"), (1, "rush_shot")]
+    log += _split_evenly(battle, dice)
+    rush = {(s.target, s.rush_shot) for s in _shots(log)}
+    assert rush == {(0, False), (1, True)}
+
+
+def test_18_2_1_charger_that_passed_more_draws_no_fire_in_the_split() -> None:
+    """Blue #1 passes 2 against red's 1: red fires at blue #0 only, every weapon, no decision."""
+    battle = _battle()
+    log, _dice = _charge_both(battle, 6, 6, 1, 6, 1, 1)
+    assert battle.decision is None or battle.decision.kind is not DecisionKind.ASSIGN_FIRE
+    assert {s.target for s in _shots(log)} == {0}
+
+
+def test_18_2_1_one_by_one_option_keeps_the_engaged_target_silent() -> None:
+    """``several_chargers="one_by_one"``: blue #0's melee comes first; red, engaged, never
+    fires at blue #1 (D33)."""
+    battle = _battle(BattleOptions(several_chargers="one_by_one"))
+    log, dice = _charge_both(battle, 6, 6, 1, 1, 6, 6)
+    while battle.decision is not None and not any(
+        isinstance(e, ev.ChargeTested) and e.charger == 1 for e in log
+    ):
+        log.extend(game.play(battle, _calm(game.legal_actions(battle)), dice))
+    if battle.mechs[0].removed is None and battle.mechs[1].removed is None:
+        assert any(isinstance(e, ev.MeleeRound) for e in log)
+        assert {s.target for s in _shots(log)} <= {0}
+
+
+def test_18_3_4_waiting_charges_count_towards_the_three_attackers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a limit of one attacker, blue #1 may not charge red #2 once blue #0 waits to."""
+    base = game.load_rules()
+    rules = dataclasses.replace(
+        base,
+        multiple_melee=dataclasses.replace(base.multiple_melee, max_attackers_per_target=1),
+    )
+    monkeypatch.setattr(game, "load_rules", lambda options=None: rules)
+    battle = _battle()
+    log, _dice = _charge_both(battle, 6, 6, 1, 1)
+    assert [e.charger for e in log if isinstance(e, ev.ChargeTested)] == [0]
+    second = [e.action for e in log if isinstance(e, ev.InSightAction) and e.mech == 1]
+    assert second and second[0] != "charge"
+
+
+def _facing_charge(heading: float) -> list[object]:
+    battle = _battle()
+    battle.mechs[0].pos, battle.mechs[0].heading = (18.0, 10.0), heading
+    battle.mechs[1].pos = (30.0, 2.0)
+    battle.mechs[2].pos, battle.mechs[2].heading = (18.0, 15.0), 270.0
+    _to_blue_action(battle, FallbackDice([5, 4], np.random.default_rng(3)))
+    return list(game.legal_actions(battle))
+
+
+def test_18_2_d3_charge_needs_the_target_in_the_front_arc() -> None:
+    """Red 5" straight behind blue #0 is in clear LOS but outside its front arc (D3)."""
+    assert Charge(0, 2) in _facing_charge(90.0)
+    assert Charge(0, 2) not in _facing_charge(270.0)
+
+
+def test_18_2_1_np_side_answers_the_split_with_a_legal_assignment() -> None:
+    """The rules' NP AI assigns the target's weapons at the split decision (§22.4)."""
+    from wargym.rules.no_quarter.enemy import NpContext
+    from wargym.rules.no_quarter.enemy_decide import np_decide
+
+    battle = _battle()
+    _log, dice = _charge_both(battle, 6, 6, 1, 1, 6, 6)
+    assert battle.decision is not None and battle.decision.kind is DecisionKind.ASSIGN_FIRE
+    legal = game.legal_actions(battle)
+    choice = np_decide(battle, legal, NpContext(), dice)
+    assert isinstance(choice, AssignFire) and choice in legal
