@@ -34,7 +34,7 @@ from wargym.rules.no_quarter.perception import TWISTS, sees
 from wargym.rules.no_quarter.setup import ForceSpec, new_battle
 from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.validity import check_battle
+from wargym.rules.no_quarter.validity import InvalidBattleError, check_battle
 from wargym.rules.no_quarter.vocab import Faction, Side, Terrain
 
 
@@ -272,3 +272,33 @@ def test_16_1_2_turning_an_enemy_into_the_arc_starts_an_in_sight() -> None:
     game.play(battle2, Stay(0), dice)
     events = game.play(battle2, Face(0, None, 0), dice)
     assert not any(isinstance(e, ev.MechFaced | ev.InSightTaken) for e in events)
+
+
+def test_6_2_a_saved_face_stage_with_a_bad_turn_flag_is_refused() -> None:
+    battle = _battle()
+    _place(battle, 0, (10.0, 10.0), 90.0)
+    _place(battle, 1, (34.0, 34.0), 270.0)
+    dice = _dice()
+    _to_blue_action(battle, dice)
+    game.play(battle, Stay(0), dice)
+    data = battle.to_dict()
+    data["frames"][-1]["turn"] = "yes"
+    kept = repr(data)
+    with pytest.raises(InvalidBattleError, match="turn"):
+        Battle.from_dict(data)
+    assert repr(data) == kept
+    data["frames"][-1]["turn"] = True
+    data["frames"][-1]["stage"] = "action"  # the face decision pending, but not asked
+    with pytest.raises(InvalidBattleError, match="does not ask the pending face"):
+        Battle.from_dict(data)
+
+
+def test_6_2_envs_take_choose_facing_and_refuse_a_non_boolean() -> None:
+    from wargym.envs.base import EnvArgumentError
+    from wargym.envs.no_quarter.solo import NoQuarterSkirmishEnv
+
+    with pytest.raises(EnvArgumentError, match="battle_options.choose_facing"):
+        NoQuarterSkirmishEnv(battle_options={"choose_facing": "yes"})
+    env = NoQuarterSkirmishEnv(battle_options={"choose_facing": False}, max_turns=2)
+    env.reset(seed=0)
+    assert env.battle.options.choose_facing is False
