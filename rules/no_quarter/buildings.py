@@ -93,7 +93,7 @@ def _damage(
 ) -> None:
     """Log the damage; ``strike``: a melee attack's dice, limb, attack and weapon value."""
     before = ctx.battle.building_armor_of(feature)
-    after = before - loss
+    after = max(0, before - loss)  # stored clamped at 0, as a mech location's (§17.4.2)
     melee_faces, limb, attack, wv = strike if strike is not None else ((), None, None, 0)
     ctx.emit(
         ev.BuildingDamaged(
@@ -110,6 +110,7 @@ def _damage(
             limb=limb,
             attack=attack,
             weapon_value=wv,
+            damage=loss,
         )
     )
     if after <= 0:

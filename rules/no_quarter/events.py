@@ -383,6 +383,9 @@ class BuildingDamaged(Event):
     """Melee: punch or kick."""
     weapon_value: int = 0
     """Melee: the WV of the melee weapon on the punching arm (0: none)."""
+    damage: int = 0
+    """Armour points the roll removes, raw (may exceed ``armor_before``); ``armor_after`` is
+    clamped at 0: "at 0 or less" the building is destroyed (§19.4.2 ruling)."""
 
 
 @dataclass(frozen=True)

@@ -162,9 +162,9 @@ def _check_table(battle: Battle, root: str) -> None:
         if not _int(key) or not 0 <= key < len(features):
             raise InvalidBattleError(where, f"no terrain feature {short_repr(key)}")
         rated = features[key].building_armor if features[key].kind is Terrain.BUILDING else 0
-        # a building's armour may go below 0 on its last hit; it is rubble from then (§19.4.2)
-        if not _int(armor) or not -MAX_TABLE <= armor <= rated:
-            raise InvalidBattleError(where, f"{short_repr(armor)} is outside ..{rated}")
+        # stored clamped at 0; at 0 the building is rubble (§19.4.2 ruling)
+        if not _int(armor) or not 0 <= armor <= rated:
+            raise InvalidBattleError(where, f"{short_repr(armor)} is outside 0..{rated}")
     for name in ("flames", "wrecks"):
         items = getattr(battle, name)
         if len(items) > MAX_POINTS:

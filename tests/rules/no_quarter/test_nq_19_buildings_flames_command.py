@@ -67,7 +67,10 @@ def test_19_4_2_active_fire_can_target_a_building_and_destroy_it() -> None:
     flow_fire.fire_act(ctx, frame, FireAtBuilding(0, 0, 0))
     flow_fire.resolve_firing(ctx, frame)
     damaged = next(e for e in ctx.log if isinstance(e, ev.BuildingDamaged))
-    assert (damaged.armor_before, damaged.armor_after, damaged.passed) == (3, -2, 2)
+    # the armour is stored clamped at 0 ("at 0 or less": destroyed); the raw loss is recorded
+    assert (damaged.armor_before, damaged.armor_after, damaged.passed) == (3, 0, 2)
+    assert damaged.damage == 5
+    assert battle.building_armor[0] == 0
     assert any(isinstance(e, ev.BuildingDestroyed) for e in ctx.log)
     assert battle.battlefield.features[0].kind is Terrain.ROUGH  # rubble
     restored = Battle.from_dict(battle.to_dict())
