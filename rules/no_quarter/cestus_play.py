@@ -8,6 +8,7 @@ exits that count, the bridge and village counters, and the Cestus V objective ev
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from wargym.rules.dice import Dice, ScriptedDice
@@ -25,7 +26,7 @@ from wargym.rules.no_quarter.cestus_v import (
     player_exit_edges,
     village_checked,
 )
-from wargym.rules.no_quarter.cestus_v_records import PefPlacementKind, TrollPlacement
+from wargym.rules.no_quarter.cestus_v_records import MapFeature, PefPlacementKind, TrollPlacement
 from wargym.rules.no_quarter.cestus_v_rolls import (
     cestus_force,
     force_table,
@@ -41,6 +42,7 @@ from wargym.rules.no_quarter.missions import MissionProgress, Outcome
 from wargym.rules.no_quarter.pef_tables import NpEnemyForce
 from wargym.rules.no_quarter.sight import sight
 from wargym.rules.no_quarter.state import Battle
+from wargym.rules.no_quarter.terrain import Battlefield, Feature
 from wargym.rules.no_quarter.vocab import Faction, Side
 
 
@@ -239,9 +241,51 @@ def evaluate(
         enemy_near_objective=counts.enemy_near_objective,
         pefs_near_objective=counts.pefs_near_objective,
         player_at_objective=counts.player_at_objective,
-        village_checked=village_checked(mission, battle.np["used_buildings"]),
+        village_checked=village_checked(mission, battle.np["used_buildings"], battle.battlefield),
     )
     return cestus_evaluate(mission, cestus, CestusOptions(turn_limit=turn_limit))
+
+
+def _names_in(record: object) -> set[str]:
+    """Every string (or string in a tuple) among a record's fields, one level of records deep."""
+    out: set[str] = set()
+    if record is None or not dataclasses.is_dataclass(record):
+        return out
+    for f in dataclasses.fields(record):
+        value = getattr(record, f.name)
+        if isinstance(value, str):
+            out.add(value)
+        elif isinstance(value, tuple):
+            out.update(v for v in value if isinstance(v, str))
+        elif dataclasses.is_dataclass(value):
+            out |= _names_in(value)
+    return out
+
+
+def named_features(mission: CestusMission) -> tuple[MapFeature, ...]:
+    """The map features a generated battlefield keeps (27.4 ruling).
+
+    Those of the campaign's ``generated_terrain.keep_types`` and every feature the mission's
+    objective or special rules name (the Troll's hill and bridge, Mission 9's crest hill).
+    """
+    keep = set(campaign_definition().generated_keep_types)
+    named = _names_in(mission.objective) | _names_in(mission.special)
+    return tuple(m for m in mission.map if m.type in keep or m.name in named)
+
+
+def with_named_features(mission: CestusMission, generated: Battlefield) -> Battlefield:
+    """A generated battlefield with the mission's named features forced in (27.4 ruling).
+
+    The named features stand where the mission map puts them (in their stated sections),
+    first and in map order; a generated feature that overlaps one of them is dropped.
+    """
+    forced = [f for m in named_features(mission) for f in m.features]
+
+    def clear(g: Feature) -> bool:
+        return all(g.x1 <= f.x0 or f.x1 <= g.x0 or g.y1 <= f.y0 or f.y1 <= g.y0 for f in forced)
+
+    kept = [g for g in generated.features if clear(g)]
+    return dataclasses.replace(generated, features=(*forced, *kept))
 
 
 def start_state(mission: CestusMission) -> dict[str, Any]:

@@ -79,6 +79,7 @@ from wargym.rules.no_quarter.sections import (
     section_of,
     setup_zone,
 )
+from wargym.rules.no_quarter.terrain import Battlefield
 
 Rect = tuple[float, float, float, float]
 
@@ -381,12 +382,29 @@ def bridgehead_counts(
     )
 
 
-def village_checked(mission: CestusMission, used_buildings: Collection[int]) -> frozenset[str]:
-    """Village buildings whose building PEF was generated (``np['used_buildings']``) (M4)."""
+def village_checked(
+    mission: CestusMission,
+    used_buildings: Collection[int],
+    battlefield: Battlefield | None = None,
+) -> frozenset[str]:
+    """Village buildings whose building PEF was generated (``np['used_buildings']``) (M4).
+
+    ``battlefield``: the one played, when it is not the mission map (generated terrain, 27.4):
+    a village building is found there by where it stands.
+    """
+
+    def indices(name: str) -> tuple[int, ...]:
+        if battlefield is None:
+            return mission.feature_indices(name)
+        rects = {(f.x0, f.y0, f.x1, f.y1) for f in mission.feature(name).features}
+        return tuple(
+            i for i, f in enumerate(battlefield.features) if (f.x0, f.y0, f.x1, f.y1) in rects
+        )
+
     return frozenset(
         name
         for name in mission.objective.village
-        if any(i in used_buildings for i in mission.feature_indices(name))
+        if any(i in used_buildings for i in indices(name))
     )
 
 

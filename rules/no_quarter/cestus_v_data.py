@@ -40,6 +40,7 @@ from wargym.rules.no_quarter.geometry import Point
 from wargym.rules.no_quarter.missions import AttackObjective, MissionType
 from wargym.rules.no_quarter.sections import section_rect
 from wargym.rules.no_quarter.terrain import Feature
+from wargym.rules.no_quarter.terrain_generator import OverallType
 from wargym.rules.no_quarter.vocab import Faction, Terrain
 from wargym.rules.tables import Node, load_config
 
@@ -458,7 +459,7 @@ def parse_campaign(root: Node) -> CestusCampaign:
     root.keys_exactly(
         {"name", "missions", "sides", "starting_campaign_morale", "status"}
         | {"use_next_mission_table", "end_conditions", "aftermath"}
-        | {"unavailable_countdown_continues", "starting_company"}
+        | {"unavailable_countdown_continues", "starting_company", "generated_terrain"}
     )
     missions = []
     for i, row in enumerate(root["missions"].rows(), start=1):
@@ -488,6 +489,8 @@ def parse_campaign(root: Node) -> CestusCampaign:
     company.keys_exactly({"teams", "class_table", "star_rep"})
     table = company["class_table"]
     table.keys_exactly({"mission", "table"})
+    generated = root["generated_terrain"]
+    generated.keys_exactly({"overall", "keep_types"})
     return CestusCampaign(
         name=root["name"].as_str(),
         missions=tuple(missions),
@@ -506,6 +509,8 @@ def parse_campaign(root: Node) -> CestusCampaign:
         ),
         star_rep=company["star_rep"].as_int(1, 7),
         source=root.source,
+        generated_overall=generated["overall"].as_str([t.value for t in OverallType]),
+        generated_keep_types=generated["keep_types"].as_strs(sorted(_MAP_KEYS)),
     )
 
 

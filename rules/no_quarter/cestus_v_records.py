@@ -288,8 +288,13 @@ class CestusMission:
         enemy_morale: int | None = None,
         turn_limit: int | None = None,
         options: Mapping[str, Any] | None = None,
+        terrain: str = "map",
     ) -> Scenario:
-        """A playable scenario as either side (``cestus_v_rolls.mission_scenario``) (§27.1)."""
+        """A playable scenario as either side (``cestus_v_rolls.mission_scenario``) (§27.1).
+
+        ``terrain``: ``map`` (the mission's proposed layout, §27.4) or ``generated`` (27.4
+        ruling).
+        """
         from wargym.rules.no_quarter.cestus_v_rolls import mission_scenario
 
         return mission_scenario(
@@ -303,6 +308,7 @@ class CestusMission:
             enemy_morale=enemy_morale,
             turn_limit=turn_limit,
             options=options,
+            terrain=terrain,
         )
 
 
@@ -327,6 +333,10 @@ class CestusCampaign:
     """(mission, ``enemy_force`` | ``star_army_force``): the table rolled per Team (27.3)."""
     star_rep: int
     source: str
+    generated_overall: str = "clear"
+    """27.4 ruling, option ``terrain="generated"``: the 19.2 column the terrain is rolled on."""
+    generated_keep_types: tuple[str, ...] = ("river", "bridge", "road", "building")
+    """27.4 ruling: map features of these types are forced into a generated battlefield."""
 
     def mission(self, number: int) -> CestusMission:
         """Mission ``number`` (1-based, §27.2)."""

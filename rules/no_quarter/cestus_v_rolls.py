@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from wargym.rules.dice import Dice, TallyDice
-from wargym.rules.errors import RulesError
+from wargym.rules.errors import RulesError, StateError, short_repr
 from wargym.rules.no_quarter.cestus_v_data import (
     CestusMission,
     ForceTable,
@@ -41,6 +41,8 @@ from wargym.rules.no_quarter.sections import section_rect
 from wargym.rules.no_quarter.vocab import Faction
 
 SIDES = ("gaea_prime", "hishen")
+TERRAIN_CHOICES = ("map", "generated")
+"""Option ``terrain`` of a mission's set-up (§27.4): the mission map, or generated (ruling)."""
 DEFAULT_CLASSES = (3, 4, 3, 2, 5, 4)
 """Class cycle of the default force when no Company is given (a play aid, not a rule)."""
 BLOCK = 3
@@ -300,8 +302,13 @@ def mission_scenario(
     enemy_morale: int | None = None,
     turn_limit: int | None = None,
     options: Mapping[str, Any] | None = None,
+    terrain: str = "map",
 ) -> Scenario:
     """The mission as a scenario played as ``side`` (§27.1 ruling: labels swap, roles stay).
+
+    ``terrain``: ``map`` plays the mission's proposed layout (§27.4, the default);
+    ``generated`` rolls the terrain at set-up on the campaign's 19.2 column and forces the
+    features the mission names into it (27.4 ruling, ``cestus_play.with_named_features``).
 
     ``faction``: the Gaea Prime faction (Star Army or ISS); ``mechs``/``reps``: the force the
     player picked from the Company (default :func:`default_mechs`, Reps rolled); morale
@@ -337,6 +344,12 @@ def mission_scenario(
         "terrain": {"features": [f.to_dict() for f in mission.features()]},
         "options": dict(options or {}),
     }
+    if terrain not in TERRAIN_CHOICES:
+        raise StateError(f"terrain: {short_repr(terrain)} is not one of {list(TERRAIN_CHOICES)}")
+    if terrain == "generated":
+        data["terrain"] = "generated"
+        overall = {"overall": campaign_definition().generated_overall}
+        data["options"]["terrain"] = {**overall, **dict(data["options"].get("terrain", {}))}
     if mission.kind is MissionType.ATTACK:
         assert mission.generic_objective is not None
         data["attack_objective"] = mission.generic_objective.value

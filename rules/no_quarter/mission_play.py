@@ -131,6 +131,8 @@ def setup_mission(
     rules = sc.rules()
     conditions = sc.roll_conditions(dice)
     battlefield = sc.battlefield(dice, conditions)
+    if cestus is not None and sc.features is None:  # generated (27.4): force the named features
+        battlefield = cestus_play.with_named_features(cestus, battlefield)
     options = sc.battle_options()
     kind = sc.mission
     deploy = None
