@@ -2,7 +2,7 @@
 
 Both choices come *after* dice are rolled, in the middle of a rule (a firing, a batch of
 reaction tests, a melee round). The engine keeps such rules as plain procedures, so a choice
-inside one is played by *re-execution* (engine choice E-number in ``docs/no_quarter.md``):
+inside one is played by *re-execution* (engine choice E21 in ``docs/no_quarter.md``):
 
 1. while a battle has a pilot who may choose (:func:`watching`), every engine unit (one
    frame's ``step``, or one ``act`` with its action) runs under a guard that records every

@@ -58,7 +58,7 @@ class BattleOptions:
     lucky: Literal["choose", "auto", "off"] = "choose"
     """Lucky (ruling D26): ``choose`` (the ruling) offers the pilot's side the mission's one
     re-roll after any roll of its mech that it could want re-rolled (a ``lucky_reroll``
-    decision, choice E-number in docs/no_quarter.md); ``auto`` re-rolls the first failed Pilot
+    decision, choice E21 in docs/no_quarter.md); ``auto`` re-rolls the first failed Pilot
     Test or pass-0 reaction test; ``off`` never re-rolls."""
     marksman: Literal["choose", "auto"] = "choose"
     """Marksman's two hit locations (§9.6.4): ``choose`` (the rule: shooter's choice, a
