@@ -26,7 +26,6 @@ from wargym.rules.no_quarter.terrain import Battlefield, Feature
 from wargym.rules.no_quarter.vocab import Faction, Side, Status, Terrain
 
 
-
 def _row(x0: float, x1: float, y0: float, y1: float) -> tuple[Feature, ...]:
     """Buildings side by side (each at most 6" wide, §19.4.1) from ``x0`` to ``x1``."""
     n = int(np.ceil((x1 - x0) / 6.0))
@@ -153,3 +152,21 @@ def test_10_6_1_the_wall_blocks_sight_from_the_cause() -> None:
     """The set-up above: behind the wall the mech is out of the cause's sight."""
     bf = Battlefield(features=WALL)
     assert not sight(bf, (18.0, 8.0), (18.0, 17.0), observer_id=1, target_id=0).visible
+
+
+def test_10_4_2_d27_a_free_in_sight_move_crosses_flames() -> None:
+    """The triggering force's free 2" move (§16.1.3) is a move: it rolls for flames (D27)."""
+    from wargym.rules.no_quarter.actions import FreeMove
+    from wargym.rules.no_quarter.flow import insight_frame
+    from wargym.rules.no_quarter.flow_move import insight_act
+
+    battle = _battle("free_company_c1", Battlefield())
+    mech = battle.mechs[0]
+    battle.flames = [((10.0, 15.0), (26.0, 15.0))]  # a strip 1" north of the mech
+    frame = insight_frame(mech.id, Side.BLUE, [1])
+    frame["free"] = [mech.id]
+    battle.frames = [frame]
+    ctx = _ctx(battle, [3, 4, 6, 6])  # chest; 6+6 vs Impact 3: pass 0
+    insight_act(ctx, frame, FreeMove(mech.id, (18.0, 16.0)))
+    assert [type(e).__name__ for e in ctx.log][:2] == ["MechMoved", "FlameCrossed"]
+    assert any(isinstance(e, ev.DamageRolled) and e.versus == 3 for e in ctx.log)
