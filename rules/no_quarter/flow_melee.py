@@ -17,7 +17,6 @@ from wargym.rules.no_quarter.actions import Action, DecisionKind, DeclareMelee
 from wargym.rules.no_quarter.consequences import (
     caused_by,
     critical_hit,
-    cross_flames,
     queue_tests,
 )
 from wargym.rules.no_quarter.data import NoQuarterRules
@@ -125,19 +124,38 @@ def melee_frame(attacker: int, defender: int, *, jump_attack: bool = False) -> F
 
 
 def charge_step(ctx: Ctx, frame: Frame) -> None:
-    """Stage, test, target fire, contact, melee (§18.2.1)."""
+    """Stage, test, target fire, contact, melee (§18.2.1).
+
+    Both legs are walked like any move (§16.1.2, D27): an enemy group first seen on the way
+    pauses the charge for an In Sight (stage ``staging`` or ``closing``); the charger goes on
+    afterwards if it still may move (D8) and its goal is still in reach, else it stops there.
+    """
     battle = ctx.battle
     charger, target = battle.mechs[frame["charger"]], battle.mechs[frame["target"]]
     if charger.removed is not None or target.removed is not None:
         ctx.pop(frame)
         return
-    if frame["stage"] == "declare":
+    if frame["stage"] in ("declare", "staging"):
+        if frame["stage"] == "staging" and not _goes_on(battle, charger):
+            ctx.pop(frame)  # ducked back, leaving, prone or engaged after the In Sight (D8)
+            return
         start = _move_start(battle, charger, frame)
-        allowance = float(frame.get("allowance", charger.speed))
-        stage = charge_stage(battle, ctx.rules, charger, target, allowance) or charger.pos
-        side_on = aspect(target.pos, target.heading, start, stage)
+        frame.setdefault("start", [start[0], start[1]])
+        allowance = float(frame.get("allowance", charger.speed)) - float(frame.get("spent", 0.0))
+        stage = charge_stage(battle, ctx.rules, charger, target, allowance)
+        if stage is None and frame["stage"] == "staging":
+            ctx.pop(frame)  # the In Sight put the 3" point out of reach: the charge ends here
+            return
+        stage = stage or charger.pos
         if stage != charger.pos:
-            _charge_move(ctx, charger, stage, target)
+            frame["stage"] = "staging"
+            spent, paused = _charge_leg(ctx, charger, stage, target)
+            frame["spent"] = float(frame.get("spent", 0.0)) + spent
+            if paused or battle.frames[-1] is not frame or _stopped(charger):
+                if battle.frames[-1] is frame and _stopped(charger):
+                    ctx.pop(frame)  # flames on the way stopped it (ruling D27)
+                return
+        side_on = aspect(target.pos, target.heading, start, stage)
         ctx.emit(ev.ChargeDeclared(charger.id, target.id, side_on))
         waiting = _several_chargers(battle)
         outcome = _charge_test(ctx, frame, charger, target, side_on, fire=waiting is None)
@@ -148,29 +166,65 @@ def charge_step(ctx: Ctx, frame: Frame) -> None:
             return
         frame["stage"] = "contact"
         return
-    if frame["stage"] == "contact":
-        ctx.pop(frame)
-        if charger.prone or charger.speed <= 0 or charger.status is not Status.CARRY_ON:
-            return  # stopped, ducked back or leaving after the target's fire: no contact
-        if not room_for_attacker(battle, ctx.rules, target):
-            return  # three enemies already melee the target (§18.3.4)
-        contact = _free_point(battle, charger, target, 2 * battle.options.base_radius)
-        if contact is None:
-            return  # no room beside the target: no contact (bases never overlap, D5)
-        _charge_move(ctx, charger, contact, target)
-        if charger.removed is not None or charger.prone or charger.speed <= 0:
-            return  # flames on the way stopped it (ruling D27)
-        ctx.push(melee_frame(charger.id, target.id, jump_attack=frame.get("jump", False)))
+    if frame["stage"] == "closing" and distance(charger.pos, target.pos) > _gap(ctx) + 1e-6:
+        ctx.pop(frame)  # the target moved away during the In Sight: no contact
+        return
+    if _stopped(charger) or not _goes_on(battle, charger):
+        ctx.pop(frame)  # stopped, ducked back, leaving or engaged: no contact
+        return
+    if not room_for_attacker(battle, ctx.rules, target):
+        ctx.pop(frame)  # three enemies already melee the target (§18.3.4)
+        return
+    contact = _free_point(battle, charger, target, 2 * battle.options.base_radius)
+    if contact is None:
+        ctx.pop(frame)  # no room beside the target: no contact (bases never overlap, D5)
+        return
+    if contact != charger.pos:
+        frame["stage"] = "closing"
+        _spent, paused = _charge_leg(ctx, charger, contact, target)
+        if paused or battle.frames[-1] is not frame:
+            return  # an In Sight on the way: go on after it
+    ctx.pop(frame)
+    if _stopped(charger) or distance(charger.pos, contact) > 1e-6:
+        return  # flames on the way stopped it (ruling D27)
+    ctx.push(melee_frame(charger.id, target.id, jump_attack=frame.get("jump", False)))
 
 
-def _charge_move(ctx: Ctx, charger: Mech, to: tuple[float, float], target: Mech) -> None:
-    """One leg of the charge: a move like any other, through flames too (D27)."""
-    path = [charger.pos, to]
-    cost = path_cost(ctx.battle.battlefield, path)
-    inches = distance(charger.pos, to)
-    heading = heading_to(to, target.pos)
-    ctx.emit(ev.MechMoved(charger.id, (charger.pos, to), heading, cost, inches, "charge"))
-    cross_flames(ctx, charger, path)
+def mid_charge(battle: Battle, mech_id: int) -> bool:
+    """``mech_id`` is on a leg of its charge, paused for an In Sight (§16.1.2)."""
+    return any(
+        f["kind"] == "charge" and f["charger"] == mech_id and f["stage"] in ("staging", "closing")
+        for f in battle.frames
+    )
+
+
+def _gap(ctx: Ctx) -> float:
+    return float(ctx.rules.charge.stage_distance_inches)
+
+
+def _stopped(charger: Mech) -> bool:
+    return charger.removed is not None or charger.prone or charger.speed <= 0
+
+
+def _goes_on(battle: Battle, charger: Mech) -> bool:
+    """May still move on: carrying on, standing, not engaged (ruling D8, D33)."""
+    return (
+        charger.status is Status.CARRY_ON
+        and not _stopped(charger)
+        and not engaged_with(battle, charger)
+    )
+
+
+def _charge_leg(
+    ctx: Ctx, charger: Mech, to: tuple[float, float], target: Mech
+) -> tuple[float, bool]:
+    """One leg of the charge, walked like any move: flames (D27), In Sight (§16.1.2).
+
+    Returns (allowance spent, paused short of ``to``).
+    """
+    from wargym.rules.no_quarter.flow_move import walk  # flow_move starts charges
+
+    return walk(ctx, charger, to, heading_to(to, target.pos), "charge")
 
 
 def _free_point(

@@ -25,7 +25,7 @@ from wargym.rules.no_quarter.data import NoQuarterRules
 from wargym.rules.no_quarter.flow import Ctx, Frame, FunctionHandler, insight_frame
 from wargym.rules.no_quarter.flow_charges import start_waiting_charges
 from wargym.rules.no_quarter.flow_fire import fire_frame
-from wargym.rules.no_quarter.flow_melee import charge_frame, room_for_attacker
+from wargym.rules.no_quarter.flow_melee import charge_frame, mid_charge, room_for_attacker
 from wargym.rules.no_quarter.geometry import distance, heading_to
 from wargym.rules.no_quarter.np_flow import pef_spotted_at
 from wargym.rules.no_quarter.perception import (
@@ -329,6 +329,9 @@ def _next_winner(ctx: Ctx, frame: Frame) -> None:
     frame["winners"].remove(chosen)
     mech = battle.mechs[chosen]
     foes = _live_foes(battle, frame, mech)
+    if mid_charge(battle, mech.id):  # it charges on after the In Sight (§18.2, D6, D8)
+        ctx.emit(ev.InSightAction(mech.id, "carry_on"))
+        return
     if _spent_active_fire(battle, mech) and battle.options.in_sight_spent_fire == "carry_on":
         ctx.emit(ev.InSightAction(mech.id, "carry_on"))  # it fired already this activation
         return

@@ -313,9 +313,10 @@ def _frame_kinds(p: _Parts) -> Kinds:
             {"free_will": map_of(key_of(p.mech), one_of(0, 1, 2)), "asking": p.mech},
         ),
         "charge": (
-            {"charger": p.mech, "target": p.mech, "stage": stage("declare", "contact")},
-            {"allowance": number(), "start": p.point, "jump": boolean},
-        ),
+            {"charger": p.mech, "target": p.mech,
+             "stage": stage("declare", "staging", "contact", "closing")},  # legs may pause
+            {"allowance": number(), "start": p.point, "jump": boolean, "spent": number()},
+        ),  # fmt: skip
         "charges": ({"entries": list_of(waiting), "fired": p.mechs}, {}),
         "melee": (
             {

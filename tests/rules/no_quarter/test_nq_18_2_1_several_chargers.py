@@ -232,3 +232,88 @@ def test_18_2_1_np_side_answers_the_split_with_a_legal_assignment() -> None:
     legal = game.legal_actions(battle)
     choice = np_decide(battle, legal, NpContext(), dice)
     assert isinstance(choice, AssignFire) and choice in legal
+
+
+def _charge_past_a_wall() -> tuple[Battle, FallbackDice]:
+    """Blue #0 charges red #2 6" north; red #3 (another group) is hidden behind a thin wall
+    until the charger reaches y=10. Blue wins the In Sight that pauses the charge."""
+    forces = [
+        ForceSpec(Side.BLUE, Faction.STAR_ARMY, ("star_army_c3",), use_attributes=False),
+        ForceSpec(Side.RED, Faction.ZHUH_ZHUH, ("zhuh_zhuh_c3",) * 2, use_attributes=False),
+    ]
+    wall = Feature(Terrain.BUILDING, 20.0, 4.0, 21.0, 8.0, building_armor=3)
+    battle = new_battle(
+        forces, Battlefield(features=(wall,)), np.random.default_rng(0), RandomDice.from_seed(0)
+    )
+    for mech in battle.mechs.values():
+        mech.rep = 5
+        mech.pilot = dataclasses.replace(mech.pilot, rep=5)
+    places = {0: ((18.0, 5.0), 90.0), 1: ((18.0, 14.0), 270.0), 2: ((24.0, 7.0), 180.0)}
+    for mech, (pos, heading) in places.items():
+        battle.mechs[mech].pos, battle.mechs[mech].heading = pos, heading
+    dice = FallbackDice([5, 4], np.random.default_rng(3))
+    _to_blue_action(battle, dice)
+    return battle, dice
+
+
+def test_16_1_2_charge_leg_pauses_for_an_in_sight_then_goes_on() -> None:
+    battle, dice = _charge_past_a_wall()
+    assert battle.group_of[1] != battle.group_of[2]
+    dice.scripted += [1] * _n(battle, 0) + [6] * _n(battle, 2)
+    log = list(game.play(battle, Charge(0, 1), dice))
+    while battle.decision is not None and battle.decision.kind is DecisionKind.FREE_MOVE:
+        log.extend(game.play(battle, FreeMove(battle.decision.mech, None), dice))
+    sight = next(i for i, e in enumerate(log) if isinstance(e, ev.InSightTaken))
+    legs = [e for e in log if isinstance(e, ev.MechMoved) and e.kind == "charge"]
+    assert legs[0].path[0] == (18.0, 5.0) and 5.0 < legs[0].path[1][1] < 11.0  # paused
+    assert log.index(legs[0]) < sight
+    assert [e.action for e in log if isinstance(e, ev.InSightAction) and e.mech == 0] == [
+        "carry_on"  # the charger may not fire after declaring (D6): it charges on
+    ]
+    declared = next(i for i, e in enumerate(log) if isinstance(e, ev.ChargeDeclared))
+    assert sight < declared
+    assert legs[1].path[1][1] == pytest.approx(11.0)  # on to 3" from red #1
+    assert any(isinstance(e, ev.ChargeTested) and e.charger == 0 for e in log)
+
+
+def test_18_2_d3_charge_at_a_target_behind_is_refused_unchanged() -> None:
+    """Bad input: a charge at an enemy outside the front arc is illegal; battle unchanged."""
+    from wargym.rules.errors import IllegalActionError
+
+    battle = _battle()
+    battle.mechs[0].pos, battle.mechs[0].heading = (18.0, 10.0), 270.0
+    battle.mechs[1].pos = (30.0, 2.0)
+    battle.mechs[2].pos, battle.mechs[2].heading = (18.0, 15.0), 270.0
+    dice = FallbackDice([5, 4], np.random.default_rng(3))
+    _to_blue_action(battle, dice)
+    before = battle.to_dict()
+    with pytest.raises(IllegalActionError, match="charges mech 2"):
+        game.play(battle, Charge(0, 2), dice)
+    assert battle.to_dict() == before
+
+
+def test_18_2_1_split_fire_cannot_be_held_or_aimed_elsewhere_unchanged() -> None:
+    """Bad input: holding the split fire while weapons reach a charger is illegal (mandatory)."""
+    from wargym.rules.errors import IllegalActionError
+    from wargym.rules.no_quarter.actions import EndFire
+
+    battle = _battle()
+    _log, dice = _charge_both(battle, 6, 6, 1, 1, 6, 6)
+    before = battle.to_dict()
+    with pytest.raises(IllegalActionError, match="not legal at this assign_fire"):
+        game.play(battle, EndFire(2), dice)
+    assert battle.to_dict() == before
+
+
+def test_18_2_1_bad_waiting_charge_in_a_saved_state_is_refused() -> None:
+    """Bad input: a waiting charge with an unknown outcome is an InvalidBattleError naming it."""
+    from wargym.rules.no_quarter.validity import InvalidBattleError
+
+    battle = _battle()
+    _charge_both(battle, 6, 6, 1, 1, 6, 6)
+    data = battle.to_dict()
+    index = next(i for i, f in enumerate(data["frames"]) if f["kind"] == "charges")
+    data["frames"][index]["entries"][0]["outcome"] = "x" * 500
+    with pytest.raises(InvalidBattleError, match=rf"frames\.{index}\.entries\.0\.outcome") as err:
+        Battle.from_dict(data)
+    assert len(str(err.value)) < 400

@@ -217,7 +217,8 @@ def _to_mech(battle: Battle, dice: FallbackDice, mech: int) -> None:
     ):
         options = game.legal_actions(battle)
         chosen = [a for a in options if isinstance(a, ChooseMech) and a.mech == mech]
-        game.play(battle, (chosen or options)[0], dice)
+        keep = [a for a in options if type(a).__name__ == "KeepGroups"]  # §13.1: no splits
+        game.play(battle, (chosen or keep or options)[0], dice)
 
 
 def _three_on_one() -> Battle:
