@@ -44,9 +44,6 @@ MAX_POINTS = 4096
 """Most flame strips and wrecks a battle may hold."""
 MAX_FRAMES = 64
 """Deepest frame stack of the rules orchestrator."""
-MAX_LOSSES = 4 * MAX_MECHS
-"""Largest loss count of a side. Not capped at its mechs: a Leave result counts at once
-(§16.3.3), and a mech whose Leave status a later Duck Back replaced counts again when removed."""
 MAX_REP = 10
 """Highest Rep a pilot can reach (5 at most at the start, +1 per campaign advance)."""
 TWISTS = (-90, 0, 90)
@@ -270,9 +267,11 @@ def _check_references(battle: Battle, root: str) -> None:
                 f"{root}.home_edges.{side.value}", f"{short_repr(edge)} is not one of {EDGES}"
             )
     for side, lost in battle.losses.items():
-        if not _int(lost) or not 0 <= lost <= MAX_LOSSES:
+        # counted once per mech lost (§16.2): never more than the mechs the side has had
+        had = sum(1 for m in battle.mechs.values() if m.side is side)
+        if not _int(lost) or not 0 <= lost <= had:
             raise InvalidBattleError(
-                f"{root}.losses.{side.value}", f"{short_repr(lost)} is outside 0..{MAX_LOSSES}"
+                f"{root}.losses.{side.value}", f"{short_repr(lost)} is outside 0..{had}"
             )
 
 

@@ -157,6 +157,7 @@ TAMPERED = [
     ("activation die 7", _set("dice", {"blue": 7, "red": 2}), "battle.dice.blue", "7"),
     ("turn past the limit", _set("turn", 500), "battle.turn", "500"),
     ("losses negative", _set("losses", {"blue": -1, "red": 0}), "battle.losses.blue", "-1"),
+    ("more lost than fielded", _set("losses", {"blue": 0, "red": 7}), "battle.losses.red", "7"),
     ("home edge unknown", _set("home_edges", {"blue": "up"}), "battle.home_edges.blue", "up"),
     (
         "building armour on no feature",
