@@ -7,13 +7,17 @@ sections." The mission map stays the default; ``terrain="generated"`` is the opt
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
+import yaml
 
 from wargym.rules.dice import RandomDice, ScriptedDice
-from wargym.rules.errors import StateError
+from wargym.rules.errors import StateError, TableError
 from wargym.rules.no_quarter.cestus_play import named_features, with_named_features
 from wargym.rules.no_quarter.cestus_v import campaign_definition, village_checked
+from wargym.rules.no_quarter.cestus_v_data import parse_campaign
 from wargym.rules.no_quarter.game import legal_actions, play
 from wargym.rules.no_quarter.mission_play import new_mission
 from wargym.rules.no_quarter.state import Battle
@@ -24,6 +28,7 @@ from wargym.rules.no_quarter.terrain_generator import (
     generate_terrain,
 )
 from wargym.rules.no_quarter.vocab import Terrain
+from wargym.rules.tables import load_config, parse_yaml
 
 
 def _rect(f: Feature) -> tuple[float, float, float, float]:
@@ -47,6 +52,9 @@ def test_27_4_generated_terrain_bad_choice_is_refused() -> None:
     mission = campaign_definition().mission(2)
     with pytest.raises(StateError, match=r"terrain: 'swamp' is not one of \['map', 'generated'\]"):
         mission.scenario("gaea_prime", terrain="swamp")
+    with pytest.raises(StateError, match="terrain") as caught:
+        mission.scenario("gaea_prime", terrain="x" * 500)
+    assert len(str(caught.value)) < 160  # the value is quoted to about 80 characters
 
 
 def test_27_4_named_features_are_those_the_mission_names() -> None:
@@ -106,3 +114,21 @@ def test_27_4_village_buildings_are_found_where_they_stand() -> None:
     assert village_checked(mission, {1}, bf) == frozenset()
     assert village_checked(mission, {1}) == frozenset({"village_a"})  # the map's own indices
     assert _rect(village_a) == (12.5, 25.0, 16.5, 29.0)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "named"),
+    [("keep_types", ["lava"], "lava"), ("overall", "marsh", "marsh")],
+)
+def test_27_4_generated_terrain_table_rejects_unknown_values(
+    key: str, value: object, named: str
+) -> None:
+    good = load_config("campaigns/cestus_v/campaign.yaml").value
+    broken = copy.deepcopy(good)
+    broken["generated_terrain"][key] = value
+    with pytest.raises(TableError, match=rf"campaign\.yaml.*{named}"):
+        parse_campaign(parse_yaml(yaml.safe_dump(broken), "campaign.yaml"))
+    missing = copy.deepcopy(good)
+    del missing["generated_terrain"]
+    with pytest.raises(TableError, match="generated_terrain"):
+        parse_campaign(parse_yaml(yaml.safe_dump(missing), "campaign.yaml"))
