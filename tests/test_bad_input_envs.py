@@ -112,6 +112,11 @@ KWARG_ROWS += [
     _row(SKIRMISH, {"battle_options": {"lucky": "maybe"}}, ValueError, "lucky"),
     *[_row(e, {"battle_options": {"nope": 1}}, EnvArgumentError, "nope") for e in NQ_PZ],
     *[_row(e, {"battle_options": {"lucky": "maybe"}}, EnvArgumentError, "lucky") for e in NQ_PZ],
+    _row(SKIRMISH, {"battle_options": {"marksman": "sometimes"}}, ValueError, "marksman"),
+    *[
+        _row(e, {"battle_options": {"marksman": "x"}}, EnvArgumentError, "marksman")
+        for e in NQ_PZ
+    ],
     _row(SKIRMISH, {"battle_options": {"unseen_bases": "maybe"}}, ValueError, "unseen_bases"),
     *[
         _row(e, {"battle_options": {"unseen_bases": "x"}}, EnvArgumentError, "unseen_bases")

@@ -14,7 +14,7 @@ import pytest
 
 from wargym.envs.no_quarter.codec import ActionCodec
 from wargym.rules.dice import FallbackDice, RandomDice, ScriptedDice
-from wargym.rules.errors import StateError
+from wargym.rules.errors import IllegalActionError, StateError
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter import game
 from wargym.rules.no_quarter.actions import (
@@ -212,3 +212,37 @@ def test_d26_a_pause_of_a_pilot_without_the_attribute_is_refused() -> None:
     with pytest.raises(StateError, match=r"frames\.2: a lucky pause needs .* that pilot"):
         Battle.from_dict(data)
     assert battle.to_dict()["frames"][-1]["kind"] == "pause"
+
+
+def test_d26_a_wrong_answer_at_a_lucky_decision_is_refused_unchanged() -> None:
+    battle = _duel(blue=(Attribute.LUCKY,))
+    _fire_ppg(battle, [1])
+    before = battle.to_dict()
+    for wrong in (ChooseLocation(0, L.HEAD), LuckyChoice(1, True), EndFire(0)):
+        with pytest.raises(IllegalActionError, match="lucky_reroll decision of blue"):
+            game.play(battle, wrong, ScriptedDice([]))
+        assert battle.to_dict() == before
+
+
+def test_d26_a_saved_pause_with_a_bad_die_is_refused() -> None:
+    battle = _duel(blue=(Attribute.LUCKY,))
+    _fire_ppg(battle, [1])
+    data = battle.to_dict()
+    data["frames"][-1]["rolls"] = [[7]]
+    with pytest.raises(StateError, match=r"frames\.2\.rolls\.0\.0: 7 is not one of"):
+        Battle.from_dict(data)
+    data["frames"][-1]["rolls"] = [[1]]
+    data["frames"][-1]["action"] = {"type": "Teleport"}
+    with pytest.raises(StateError, match=r"frames\.2\.action: not an action"):
+        Battle.from_dict(data)
+
+
+def test_d26_a_pause_that_does_not_replay_is_refused_and_changes_nothing() -> None:
+    battle = _duel(blue=(Attribute.LUCKY,))
+    _fire_ppg(battle, [1])
+    battle.frames[-1]["rolls"] = [[1, 1]]  # two dice kept where the shot rolls one
+    before = battle.to_dict()
+    with pytest.raises(StateError, match="a paused roll does not replay"):
+        game.play(battle, LuckyChoice(0, True), ScriptedDice([6]))
+    assert battle.to_dict() == before
+    assert battle.decision == Decision(Side.BLUE, DecisionKind.LUCKY_REROLL, 0)
