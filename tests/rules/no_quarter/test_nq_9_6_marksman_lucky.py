@@ -246,3 +246,34 @@ def test_d26_a_pause_that_does_not_replay_is_refused_and_changes_nothing() -> No
         game.play(battle, LuckyChoice(0, True), ScriptedDice([6]))
     assert battle.to_dict() == before
     assert battle.decision == Decision(Side.BLUE, DecisionKind.LUCKY_REROLL, 0)
+
+
+BEAM = 1  # beam_light: Impact 1, so 1+1 passes 2 on doubles: a critical
+
+
+def _leg_critical(battle: Battle, faces: list[int]) -> list[ev.Event]:
+    """Blue's light beam hits Red's right leg (6+6), 1+1 damage: a Leg critical, Pilot Test."""
+    spare = FallbackDice([], np.random.default_rng(5))
+    game.play(battle, FireFirst(0), spare)
+    game.play(battle, AssignFire(0, BEAM, 1), spare)
+    return game.play(battle, EndFire(0), FallbackDice(faces, np.random.default_rng(7)))
+
+
+def test_d26_lucky_pilot_may_reroll_a_failed_pilot_test() -> None:
+    battle = _duel(red=(Attribute.LUCKY,))
+    _leg_critical(battle, [5, 6, 6, 1, 1, 6])  # Pilot Test 6 against Rep 4: fails
+    assert battle.decision == Decision(Side.RED, DecisionKind.LUCKY_REROLL, 1)
+    assert (battle.frames[-1]["what"], battle.frames[-1]["faces"]) == ("pilot_test", [6])
+    assert choice_in_roll(battle, game.legal_actions(battle)) == LuckyChoice(1, True)
+    events = game.play(battle, LuckyChoice(1, True), FallbackDice([2], np.random.default_rng(3)))
+    (tested,) = _of(events, ev.PilotTested)
+    assert (tested.face, tested.passed, tested.rerolled) == (2, True, (6,))
+    assert _of(events, ev.LuckyReroll)[0].what == "pilot_test"
+
+
+def test_d26_lucky_auto_still_rerolls_a_failed_pilot_test_unasked() -> None:
+    battle = _duel(red=(Attribute.LUCKY,), lucky="auto")
+    events = _leg_critical(battle, [5, 6, 6, 1, 1, 6, 2])
+    (tested,) = _of(events, ev.PilotTested)
+    assert (tested.face, tested.passed, tested.rerolled) == (2, True, (6,))
+    assert battle.decision is None or battle.decision.kind is not DecisionKind.LUCKY_REROLL
