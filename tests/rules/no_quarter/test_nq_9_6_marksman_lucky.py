@@ -22,6 +22,7 @@ from wargym.rules.no_quarter.actions import (
     ChooseLocation,
     Decision,
     DecisionKind,
+    DeclareMelee,
     EndFire,
     FireFirst,
     LuckyChoice,
@@ -30,7 +31,7 @@ from wargym.rules.no_quarter.luck import choice_in_roll
 from wargym.rules.no_quarter.setup import ForceSpec, new_battle
 from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.terrain import Battlefield
-from wargym.rules.no_quarter.vocab import Attribute, Faction, Location, Side
+from wargym.rules.no_quarter.vocab import Attribute, Faction, Location, MeleeAttack, Side
 
 L = Location
 PPG = 0
@@ -277,3 +278,28 @@ def test_d26_lucky_auto_still_rerolls_a_failed_pilot_test_unasked() -> None:
     (tested,) = _of(events, ev.PilotTested)
     assert (tested.face, tested.passed, tested.rerolled) == (2, True, (6,))
     assert battle.decision is None or battle.decision.kind is not DecisionKind.LUCKY_REROLL
+
+
+def test_d26_lucky_attacker_may_reroll_the_melee_dice_of_a_lost_round() -> None:
+    battle = _duel(blue=(Attribute.LUCKY,))
+    battle.mechs[1].pos = (10.0, 11.0)  # base contact
+    battle.frames = [
+        {"kind": "mech", "mech": 0, "stage": "end", "spent": 0.0, "moved": False, "fired": False},
+        {"kind": "melee", "attacker": 0, "defender": 1, "jump": False, "decl": {},
+         "stage": "declare", "ties": 0},
+    ]  # fmt: skip
+    battle.decision = Decision(Side.BLUE, DecisionKind.MELEE_DECLARE, 0)
+    spare = FallbackDice([], np.random.default_rng(0))
+    game.play(battle, DeclareMelee(0, MeleeAttack.PUNCH, L.ARM_R), spare)
+    # Rep 4 attacker: 4 dice, all 6 (no success); the defender's 6 dice score 2
+    rolled = ScriptedDice([6] * 4 + [1, 1] + [6] * 4)
+    game.play(battle, DeclareMelee(1, MeleeAttack.PUNCH, L.ARM_R), rolled)
+    assert battle.decision == Decision(Side.BLUE, DecisionKind.LUCKY_REROLL, 0)
+    frame = battle.frames[-1]
+    assert (frame["what"], frame["faces"], frame["lost"]) == ("melee", [6, 6, 6, 6], True)
+    assert choice_in_roll(battle, game.legal_actions(battle)) == LuckyChoice(0, True)
+    new = FallbackDice([1, 1, 1, 6], np.random.default_rng(4))
+    events = game.play(battle, LuckyChoice(0, True), new)
+    melee = _of(events, ev.MeleeRound)[0]
+    assert melee.attacker_faces == (1, 1, 1, 6) and melee.winner == 0
+    assert _of(events, ev.LuckyReroll)[0].old == (6, 6, 6, 6)
