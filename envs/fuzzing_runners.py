@@ -19,7 +19,7 @@ import numpy as np
 
 from wargym.rules.errors import IllegalActionError
 
-from .fuzzing import (
+from .fuzzing_base import (
     CLEAR_ERRORS,
     STATE_ATTRIBUTES,
     Chooser,

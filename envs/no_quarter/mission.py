@@ -33,10 +33,11 @@ from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.vocab import Side
 
 from .arguments import check_battle_bounds, check_skirmish_config
+from .core import MAX_REDRAWS, SHAPING_TERMS
 from .mission_encoding import MissionObservationEncoder, SightingOrder, pef_markers
 from .opponents import Agent, make_opponent
 from .setup_log import with_setup_events
-from .solo import MAX_REDRAWS, SHAPING_TERMS, NoQuarterSkirmishEnv
+from .solo import NoQuarterSkirmishEnv
 
 MISSION_SHAPING_TERMS = (*SHAPING_TERMS, "recon", "exit")
 """Reward terms of the mission envs (all 0 by default): those of the skirmish, plus
@@ -204,6 +205,7 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
     """
 
     strict_slots = False
+    mission_snapshot = True
     mission_kind: ClassVar[str | None] = None
     """The mission kind the env requires (``None``: any scenario, a skirmish included)."""
 

@@ -7,7 +7,8 @@ Any other action from it, or an illegal action from the deciding side, follows t
 illegal-action policy (default: nothing happens, ``illegal_penalty`` for the offender,
 ``info[agent]["illegal_action"] = True``). Observations, rewards, infos, rendering,
 replays and snapshots (``save_state`` / ``load_state``) are those of
-:class:`~wargym.envs.no_quarter.aec.NoQuarterAEC`.
+:class:`~wargym.envs.no_quarter.aec.NoQuarterAEC`; both stand on
+:class:`~.head_to_head.HeadToHeadCore`.
 
 ## Version History
 
@@ -26,8 +27,8 @@ from wargym.envs.base import InvalidActionError, action_index, mask_allows
 from wargym.envs.snapshot import agents_from, all_or_nothing
 from wargym.rules.errors import short_repr
 
-from .aec import AGENTS, SIDES, HeadToHeadCore
 from .codec import WAIT
+from .head_to_head import AGENTS, SIDES, HeadToHeadCore
 
 
 class NoQuarterParallel(HeadToHeadCore, ParallelEnv[str, dict[str, Any], int]):  # type: ignore[misc]
@@ -116,9 +117,7 @@ class NoQuarterParallel(HeadToHeadCore, ParallelEnv[str, dict[str, Any], int]): 
         if ended or deciding is None or deciding in illegal:
             infos = self._infos(battle, [], illegal)
         else:
-            before = battle.clone()
-            index = int(actions[deciding])
-            events = self._play(self.codec.decode(index, battle), deciding, index)
+            before, events = self._decide(int(actions[deciding]), deciding)
             infos = self._infos(before, events, illegal)
             for agent, reward in self._rewards(infos).items():
                 rewards[agent] += reward
