@@ -20,7 +20,7 @@ from wargym.rules.no_quarter.actions import ActivateGroup, ChooseMech, DecisionK
 from wargym.rules.no_quarter.geometry import distance
 from wargym.rules.no_quarter.perception import line_between
 from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle
+from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.terrain import Battlefield, Feature
 from wargym.rules.no_quarter.vocab import Faction, Side, Terrain
 
@@ -35,7 +35,8 @@ def _battle() -> Battle:
         ForceSpec(Side.RED, Faction.HISHEN, ("hishen_c5",), use_attributes=False),
     ]
     field = Battlefield(features=(WALL,))
-    battle = new_battle(forces, field, np.random.default_rng(0), RandomDice.from_seed(0))
+    splits = BattleOptions(group_splits="off")  # A and B stay one group (§13.1: E19 tests)
+    battle = new_battle(forces, field, np.random.default_rng(0), RandomDice.from_seed(0), splits)
     for mech in battle.mechs.values():
         mech.rep = 5 if mech.side is Side.BLUE else 4
         mech.pilot = dataclasses.replace(mech.pilot, rep=mech.rep)

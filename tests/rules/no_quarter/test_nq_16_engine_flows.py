@@ -27,7 +27,7 @@ from wargym.rules.no_quarter.flow import Ctx
 from wargym.rules.no_quarter.flow_fire import fire_frame
 from wargym.rules.no_quarter.perception import form_groups
 from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle
+from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.terrain import Battlefield, Feature
 from wargym.rules.no_quarter.vocab import (
     Faction,
@@ -56,7 +56,11 @@ def _battle(
         ForceSpec(Side.RED, red_faction, tuple(red), use_attributes=False),
     ]
     battle = new_battle(
-        forces, field or Battlefield(), np.random.default_rng(0), RandomDice.from_seed(0)
+        forces,
+        field or Battlefield(),
+        np.random.default_rng(0),
+        RandomDice.from_seed(0),
+        BattleOptions(group_splits="off"),  # the §13.1 splits: test_nq_13_1_group_orders.py
     )
     for mech in battle.mechs.values():
         mech.rep = rep

@@ -56,7 +56,7 @@ def _battle(
         Battlefield(features=features),
         np.random.default_rng(0),
         RandomDice.from_seed(0),
-        options=options or BattleOptions(),
+        options=options or BattleOptions(group_splits="off"),  # §13.1: E19's own tests
     )
     for mech in battle.mechs.values():
         rep = (reps or {}).get(mech.id, 5 if mech.side is Side.BLUE else 4)

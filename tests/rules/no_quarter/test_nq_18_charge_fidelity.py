@@ -30,7 +30,7 @@ from wargym.rules.no_quarter.flow_move import insight_options
 from wargym.rules.no_quarter.geometry import distance
 from wargym.rules.no_quarter.reaction import in_sight_dice
 from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import LOCATIONS, Battle
+from wargym.rules.no_quarter.state import LOCATIONS, Battle, BattleOptions
 from wargym.rules.no_quarter.terrain import Battlefield, Feature
 from wargym.rules.no_quarter.vocab import (
     Aspect,
@@ -49,7 +49,11 @@ def _battle(n_blue: int = 1, n_red: int = 1, features: tuple[Feature, ...] = ())
         ForceSpec(Side.RED, Faction.ZHUH_ZHUH, ("zhuh_zhuh_c3",) * n_red, use_attributes=False),
     ]
     battle = new_battle(
-        forces, Battlefield(features=features), np.random.default_rng(0), RandomDice.from_seed(0)
+        forces,
+        Battlefield(features=features),
+        np.random.default_rng(0),
+        RandomDice.from_seed(0),
+        BattleOptions(group_splits="off"),  # the §13.1 splits: test_nq_13_1_group_orders.py
     )
     for mech in battle.mechs.values():
         mech.rep = 5

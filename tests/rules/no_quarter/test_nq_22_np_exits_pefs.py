@@ -207,7 +207,7 @@ def test_20_3_a_pef_is_spotted_where_a_move_first_sees_it_not_where_it_ends() ->
         for seed in range(6):
             dice = RandomDice.from_seed(seed)
             battle = new_mission(name, np.random.default_rng(seed), dice)
-            for _ in range(4):
+            for _ in range(40):  # past the group orders (E19) to the first mech action
                 options = game.legal_actions(battle)
                 if any(isinstance(o, Move) for o in options):
                     break
