@@ -5,8 +5,11 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 
+from wargym.envs.base import EnvArgumentError
 from wargym.envs.no_quarter.codec import ActionCodec
+from wargym.envs.no_quarter.solo import NoQuarterSkirmishEnv
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.no_quarter import game
 from wargym.rules.no_quarter.actions import DecisionKind, KeepGroups, LeadDone, LeadTeam, SplitOff
@@ -85,3 +88,12 @@ def test_13_1_codec_blocks_come_last_in_the_layout() -> None:
     at = names.index("lead")
     assert names[at : at + 4] == ["lead", "lead_done", "split", "keep_groups"]
     assert CODEC.sizes["lead"] == CODEC.sizes["split"] == CODEC.max_mechs
+
+
+def test_13_1_envs_refuse_an_unknown_group_option() -> None:
+    for options, name in (
+        ({"group_splits": "maybe"}, "group_splits"),
+        ({"command_groups": 3}, "command_groups"),
+    ):
+        with pytest.raises(EnvArgumentError, match=f"battle_options.{name}"):
+            NoQuarterSkirmishEnv(battle_options=options)

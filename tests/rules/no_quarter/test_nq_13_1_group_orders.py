@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from wargym.rules.dice import RandomDice, ScriptedDice
-from wargym.rules.errors import StateError
+from wargym.rules.errors import IllegalActionError, StateError
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter import game
 from wargym.rules.no_quarter.actions import (
@@ -221,3 +221,13 @@ def test_13_1_a_saved_lead_decision_must_name_the_asking_leader() -> None:
     with pytest.raises(StateError, match="asking"):
         Battle.from_dict(data)
     assert battle.frames[-1].get("asking") == 0  # the battle itself is untouched
+
+
+def test_12_2_a_group_order_not_offered_is_refused_and_changes_nothing() -> None:
+    battle = _platoon()
+    _start(battle, 4, 3)
+    before = battle.to_dict()
+    for action in (LeadTeam(0, 6), LeadDone(3), LeadTeam(3, 0), SplitOff(1), KeepGroups()):
+        with pytest.raises(IllegalActionError, match="lead_teams decision of blue"):
+            game.play(battle, action, ScriptedDice([]))
+        assert battle.to_dict() == before
