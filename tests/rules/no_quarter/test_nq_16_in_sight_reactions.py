@@ -23,6 +23,7 @@ from wargym.rules.no_quarter.actions import (
     ChooseMech,
     DecisionKind,
     EndFire,
+    Face,
     FireFirst,
     FreeMove,
     Move,
@@ -126,10 +127,12 @@ def test_15_1_in_sight_fire_is_active_fire_of_a_mech_yet_to_act() -> None:
     assert _shooters(log) == [0, 0, 1, 1]
     assert battle.decision is not None and battle.decision.kind is DecisionKind.CONTINUE_MOVE
     after = game.play(battle, Stay(0), dice)  # #0 stops; #1 is the last of the group to act
+    after += game.play(battle, Face(0, None, battle.mechs[0].twist), dice)  # keeps facing (E20)
     assert battle.decision is not None
     assert (battle.decision.kind, battle.decision.mech) == (DecisionKind.MECH_ACTION, 1)
     assert FireFirst(1) not in game.legal_actions(battle)
     after += game.play(battle, Stay(1), dice)
+    after += game.play(battle, Face(1, None, battle.mechs[1].twist), dice)
     assert _shooters(after) == []  # and no Active Fire after its (non-)move either
     assert battle.decision is not None and battle.decision.side is Side.RED
     assert dice.remaining == 0
@@ -305,10 +308,12 @@ def test_15_2_4_1_ducked_back_into_cover_neither_sees_nor_is_seen_by_the_cause()
     ducked = next(e for e in log if isinstance(e, ev.DuckedBack))
     assert (ducked.mech, ducked.cause, ducked.in_cover) == (2, 0, True)
     game.play(battle, Stay(0), dice)  # blue #1 acts next: it may fire at red, #0 could not
+    game.play(battle, Face(0, None, blue0.twist), dice)  # keeps its facing (E20)
     game.play(battle, FireFirst(1), dice)
     assert AssignFire(1, 0, 2) in game.legal_actions(battle)
     game.play(battle, EndFire(1), dice)
     game.play(battle, Stay(1), dice)
+    game.play(battle, Face(1, None, blue1.twist), dice)
     # red's own activation returns it to Carry On: the cause sees it again
     assert battle.decision is not None and battle.decision.side is Side.RED
     game.play(battle, ActivateGroup(2), dice)
