@@ -121,7 +121,8 @@ def cestus_force(
     """
     rules = rules or load_rules()
     designs = rules.mechs_of(faction)
-    rolls, mechs = [], []
+    rolls: list[ClassRoll] = []
+    mechs: list[EnemyMech] = []
     left = count
     while left > 0:
         size = min(BLOCK, left)
