@@ -26,7 +26,12 @@ from wargym.rules.no_quarter.campaign import (
 )
 from wargym.rules.no_quarter.data import load_rules
 from wargym.rules.no_quarter.missions import PlanetStatus
-from wargym.rules.no_quarter.pilots import new_pilot
+from wargym.rules.no_quarter.pilots import AttributeChooser, new_pilot_logged
+from wargym.rules.no_quarter.setup_events import (
+    CompanyRacesRolled,
+    FreeCompanyRaces,
+    company_pilot_created,
+)
 from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.vocab import Location, Removal, Side
 from wargym.rules.no_quarter.vocab import Status as VStatus
@@ -123,16 +128,44 @@ class MissionTracker:
 
 
 def new_company_pilot(
-    campaign: Campaign, dice: Dice, *, star: bool = False, name: str = ""
+    campaign: Campaign,
+    dice: Dice,
+    *,
+    star: bool = False,
+    name: str = "",
+    chooser: AttributeChooser | None = None,
+    company: FreeCompanyRaces | None = None,
+    log: list[Event] | None = None,
 ) -> CompanyPilot:
-    """Roll a new pilot for the Company: race, Rep on 9.4.2 (Stars 5), attributes (§9, §24)."""
+    """Roll a new pilot for the Company: race, Rep on 9.4.2 (Stars 5), attributes (§9, §24).
+
+    ``chooser`` makes the player's §9.6 picks (default D35); a Free Company pilot's race
+    follows ``company`` (default: the campaign's ``CompanyRacesRolled`` event, E25). The
+    ``CompanyPilotCreated`` event goes to ``log``.
+    """
     pid = max((p.id for p in campaign.pilots), default=-1) + 1
     rules = load_rules()
     use = campaign.definition.use_attributes
-    p = new_pilot(rules, campaign.player, dice, star=star, use_attributes=use, name=name)
+    company = company or company_races(campaign)
+    p, created = new_pilot_logged(
+        rules, campaign.player, dice, star=star, use_attributes=use, name=name,
+        chooser=chooser, company=company,
+    )  # fmt: skip
     pilot = CompanyPilot(pid, p.name or f"pilot {pid}", p.race, p.rep, p.star, p.attributes)
     campaign.pilots.append(pilot)
+    if log is not None:
+        log.append(company_pilot_created(created, pid))
     return pilot
+
+
+def company_races(campaign: Campaign) -> FreeCompanyRaces | None:
+    """The Company's races as rolled at its start (§10.8.1); None if it rolled none."""
+    for data in reversed(campaign.events):
+        if data.get("type") == CompanyRacesRolled.__name__:
+            event = cev.CAMPAIGN_EVENTS.from_dict(data)
+            assert isinstance(event, CompanyRacesRolled)
+            return event
+    return None
 
 
 def new_company_mech(campaign: Campaign, design_id: str) -> CompanyMech:
@@ -158,9 +191,18 @@ def seat(campaign: Campaign, pilot: CompanyPilot | None, mech: CompanyMech) -> i
 
 
 def aftermath(
-    campaign: Campaign, reports: list[MechReport], success: bool, dice: Dice, repairs: bool
+    campaign: Campaign,
+    reports: list[MechReport],
+    success: bool,
+    dice: Dice,
+    repairs: bool,
+    chooser: AttributeChooser | None = None,
 ) -> list[Event]:
-    """After the Battle, in the book's order (§23.9, §24 steps 13-17)."""
+    """After the Battle, in the book's order (§23.9, §24 steps 13-17).
+
+    New pilots' §9.6 picks are ``chooser``'s (default D35); their rolls follow as
+    ``CompanyPilotCreated`` events.
+    """
     c, o = campaign, campaign.definition.rules
     out: list[Event] = []
     rules, number = load_rules(), campaign.played
@@ -225,11 +267,13 @@ def aftermath(
         if mech.pilot is None:
             passed, faces = cr.roll_replacement_pilot(mech.id, c.player_cm, dice, o)
             pid = rep = None
+            created: list[Event] = []
             if passed:
-                recruit = new_company_pilot(c, dice)
+                recruit = new_company_pilot(c, dice, chooser=chooser, log=created)
                 seat(c, recruit, mech)
                 pid, rep = recruit.id, recruit.rep
             out.append(cev.ReplacementPilotRolled(mech.id, faces, passed, pid, rep))
+            out += created
     for mech in fielded:  # repairs (§23.9.5)
         if mech.damaged():
             cls = rules.mech(mech.design).mech_class
@@ -243,13 +287,14 @@ def aftermath(
         lost = [i for i in lost if c.mech(i).lost_in == number]
     if lost:  # replacement Mechs (§23.9.6)
         found = cr.replace_mechs(c.player_cm, lost, dice)
-        new = []
+        new, created_pilots = [], list[Event]()
         for old in found.replaced:
             c.mech(old).state = MechState.REPLACED
             mech = new_company_mech(c, c.mech(old).design)
-            seat(c, new_company_pilot(c, dice), mech)
+            seat(c, new_company_pilot(c, dice, chooser=chooser, log=created_pilots), mech)
             new.append(mech.id)
         out.append(dataclasses.replace(found, new_mechs=tuple(new)))
+        out += created_pilots
     return out
 
 
@@ -257,6 +302,7 @@ __all__ = [
     "MechReport",
     "MissionTracker",
     "aftermath",
+    "company_races",
     "new_company_mech",
     "new_company_pilot",
     "seat",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wargym.rules.events import Event, EventRegistry
+from wargym.rules.no_quarter.setup_events import COMPANY_SETUP_EVENTS
 from wargym.rules.no_quarter.vocab import Faction
 
 
@@ -222,6 +223,7 @@ CAMPAIGN_EVENT_CLASSES: tuple[type[Event], ...] = (
     MechRepaired,
     MechsReplaced,
     AftermathSkipped,
+    *COMPANY_SETUP_EVENTS,
 )
 CAMPAIGN_EVENTS = EventRegistry(CAMPAIGN_EVENT_CLASSES)
 """Registry rebuilding campaign events from their ``to_dict`` form."""

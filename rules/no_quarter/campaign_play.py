@@ -49,7 +49,9 @@ from wargym.rules.no_quarter.campaign_aftermath import (
 from wargym.rules.no_quarter.data import load_rules
 from wargym.rules.no_quarter.mission_play import setup_mission
 from wargym.rules.no_quarter.missions import PlanetStatus, player_force_limit
+from wargym.rules.no_quarter.pilots import AttributeChooser, roll_company_races
 from wargym.rules.no_quarter.scenario import Scenario, SideSetup
+from wargym.rules.no_quarter.setup_events import company_races_rolled
 from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.vocab import Faction, Side
 from wargym.rules.serial import from_jsonable, to_jsonable
@@ -119,9 +121,14 @@ CAMPAIGN_ACTIONS: dict[str, type[Any]] = {
 
 
 def start_campaign(
-    definition: CampaignDefinition, dice: Dice, *, faction: Faction | None = None, carry: int = 0
+    definition: CampaignDefinition,
+    dice: Dice,
+    *,
+    faction: Faction | None = None,
+    carry: int = 0,
+    chooser: AttributeChooser | None = None,
 ) -> tuple[Campaign, list[Event]]:
-    """Steps 1-8 of §24: the Company, pilots, Campaign Morale, control, the first mission."""
+    """Steps 1-8 of §24 (``chooser``: the player's §9.6 picks, default D35; E25 for races)."""
     player = faction or definition.player_factions[0]
     if player not in definition.player_factions:
         raise IllegalActionError(f"{definition.name}: {player.value} is not playable")
@@ -143,10 +150,14 @@ def start_campaign(
     if definition.company_rolled:
         designs, rolled = _rolled_company(player, dice)
         events.append(rolled)
+    company = roll_company_races(load_rules(), player, dice)  # a Free Company's races
+    events += [company_races_rolled(company)] if company else []
     for i, design_id in enumerate(designs):
         mech = new_company_mech(campaign, design_id)
-        star = i < definition.stars
-        pilot = new_company_pilot(campaign, dice, star=star, name=f"{player.value}-{i + 1}")
+        star, name = i < definition.stars, f"{player.value}-{i + 1}"
+        pilot = new_company_pilot(
+            campaign, dice, star=star, name=name, chooser=chooser, company=company, log=events
+        )
         seat(campaign, pilot, mech)
     status = definition.status
     if status == "rolled":

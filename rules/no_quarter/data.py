@@ -79,7 +79,7 @@ class RulesOptions:
     is a misprint); "printed" restores Target 2 (the mech then fails the check, flagged)."""
     free_company_races: Literal["company", "per_pilot"] = "company"
     """§10.8.1/§9.6.3 [open] A Free Company force's races: "company" rolls the company's race
-    and mixing roll once per force (E19); "per_pilot" rolls every pilot's race on its own."""
+    and mixing roll once per force (E25); "per_pilot" rolls every pilot's race on its own."""
 
 
 @dataclass(frozen=True, eq=False)

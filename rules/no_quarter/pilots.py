@@ -5,7 +5,7 @@ choices of §9.6 ("keep the better" of a Basic pilot, a rolled Choice, a Star's 
 attribute) belong to whoever builds the force: an :data:`AttributeChooser` receives each
 :class:`AttributePick` and returns the attribute. The default, and the non-player forces'
 chooser, is ruling D35's fixed preference list (``random_attributes.yaml: preference``).
-A Free Company rolls its race and mixing roll once per force (§10.8.1, E19:
+A Free Company rolls its race and mixing roll once per force (§10.8.1, E25:
 :func:`roll_company_races`).
 """
 
@@ -99,7 +99,7 @@ def roll_race(
 ) -> Race:
     """The pilot's race: fixed by faction, or rolled 1d6 for a Free Company (§9.6.3, §10.8.1).
 
-    Rolls no die unless the faction's race is rolled. With the pilot's ``company`` (E19): a
+    Rolls no die unless the faction's race is rolled. With the pilot's ``company`` (E25): a
     single-race company gives its race without a die; in a mixed one the pilot rolls 1d6 and
     re-rolls a race not of his company. Without one, a lone Free Company pilot rolls 1d6.
     """
@@ -123,7 +123,7 @@ def roll_company_races(
     side: Side | None = None,
     members: tuple[int, ...] = (),
 ) -> FreeCompanyRaces | None:
-    """A Free Company force's races (§10.8.1, E19); None (no die) for every other faction.
+    """A Free Company force's races (§10.8.1, E25); None (no die) for every other faction.
 
     1d6 on the race roll gives the company's race, 1d6 whether it mixes races and, if it does,
     1d6 how many (``racial_attributes.yaml: free_company_mixing``). Each further race is rolled

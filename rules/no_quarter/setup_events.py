@@ -7,17 +7,26 @@ can be audited like play (docs/events.md, "Set-up events"). ``setup.new_battle_l
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from wargym.rules.events import Event
 from wargym.rules.no_quarter.vocab import Attribute, Faction, Race, Side
 
-__all__ = ["SETUP_EVENTS", "FreeCompanyRaces", "PilotCreated"]
+__all__ = [
+    "COMPANY_SETUP_EVENTS",
+    "SETUP_EVENTS",
+    "CompanyPilotCreated",
+    "CompanyRacesRolled",
+    "FreeCompanyRaces",
+    "PilotCreated",
+    "company_pilot_created",
+    "company_races_rolled",
+]
 
 
 @dataclass(frozen=True)
 class FreeCompanyRaces(Event):
-    """A Free Company force rolled its race and whether it mixes races (§10.8.1, E19).
+    """A Free Company force rolled its race and whether it mixes races (§10.8.1, E25).
 
     ``race_face`` read on the race roll, ``mixing_face`` on the mixing roll, ``count_face``
     (mixed companies only) on the race count; ``extra_faces`` are the rolls for the further
@@ -68,3 +77,32 @@ class PilotCreated(Event):
 
 
 SETUP_EVENTS = (FreeCompanyRaces, PilotCreated)
+"""A battle's set-up events (``NO_QUARTER_EVENTS``)."""
+
+
+@dataclass(frozen=True)
+class CompanyRacesRolled(FreeCompanyRaces):
+    """A campaign's Free Company rolled its races (§10.8.1, §24), in ``Campaign.events``."""
+
+
+@dataclass(frozen=True)
+class CompanyPilotCreated(PilotCreated):
+    """A campaign Company pilot was generated (§9, §24, §23.9.4), in ``Campaign.events``."""
+
+    pilot_id: int = -1
+    """His id in the Company."""
+
+
+COMPANY_SETUP_EVENTS = (CompanyRacesRolled, CompanyPilotCreated)
+"""The campaign's copies (``CAMPAIGN_EVENTS``): a campaign env tells them from a battle's."""
+
+
+def company_races_rolled(event: FreeCompanyRaces) -> CompanyRacesRolled:
+    """``event`` as the campaign's record."""
+    return CompanyRacesRolled(**{f.name: getattr(event, f.name) for f in fields(event)})
+
+
+def company_pilot_created(event: PilotCreated, pilot_id: int) -> CompanyPilotCreated:
+    """``event`` as the campaign's record of pilot ``pilot_id``."""
+    values = {f.name: getattr(event, f.name) for f in fields(PilotCreated)}
+    return CompanyPilotCreated(**values, pilot_id=pilot_id)

@@ -233,8 +233,9 @@ def test_23_9_aftermath_full_order() -> None:
     kinds = [type(e).__name__ for e in out]
     assert kinds == [
         "MechRecovered", "MechRecovered", "PilotRecovered", "RepChecked", "RepChecked",
-        "ReplacementPilotRolled", "MechRepaired", "MechRepaired", "MechsReplaced",
-    ]  # fmt: skip
+        "ReplacementPilotRolled", "CompanyPilotCreated", "MechRepaired", "MechRepaired",
+        "MechsReplaced", "CompanyPilotCreated",
+    ]  # fmt: skip  (each new pilot's rolls follow his roll or replacement, §9, E25)
     p0, p1, p2 = (c.pilot(i) for i in range(3))  # type: ignore[attr-defined]
     assert p0.state is PilotState.DEAD and p0.mech is None
     assert (p1.rep, p1.state, p1.mech) == (3, PilotState.ACTIVE, None)  # restored 4, then -1
@@ -245,7 +246,7 @@ def test_23_9_aftermath_full_order() -> None:
     assert m1.state is MechState.REPLACED
     assert (m2.state, m2.unavailable) == (MechState.REPAIRING, 2)
     assert not m2.damaged()
-    new = c.mech(out[-1].new_mechs[0])  # type: ignore[attr-defined, union-attr]
+    new = c.mech(out[-2].new_mechs[0])  # type: ignore[attr-defined, union-attr]
     assert new.design == "star_army_c4" and c.pilot(new.pilot).rep == rep_table[5]  # type: ignore
     validate(c)  # type: ignore[arg-type]
 

@@ -14,10 +14,16 @@ import numpy as np
 import pytest
 
 from wargym.rules.dice import RandomDice, ScriptedDice, TallyDice
-from wargym.rules.errors import IllegalActionError
+from wargym.rules.errors import IllegalActionError, TableError
 from wargym.rules.no_quarter import events as ev
 from wargym.rules.no_quarter import setup_events as sev
-from wargym.rules.no_quarter.data import RulesOptions, load_rules
+from wargym.rules.no_quarter.data import (
+    CONFIG_DIR,
+    TABLE_FILES,
+    RulesOptions,
+    load_rules,
+    parse_rules,
+)
 from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
 from wargym.rules.no_quarter.pilots import AttributePick, PickKind
 from wargym.rules.no_quarter.setup import (
@@ -29,6 +35,7 @@ from wargym.rules.no_quarter.setup import (
 from wargym.rules.no_quarter.state import BattleOptions
 from wargym.rules.no_quarter.terrain import Battlefield
 from wargym.rules.no_quarter.vocab import Attribute, Faction, Race, Side
+from wargym.rules.tables import load_config, parse_yaml, read_config_text
 
 A = Attribute
 
@@ -225,3 +232,23 @@ def test_9_new_battle_is_new_battle_logged_without_the_events() -> None:
     )
     assert a.to_dict() == b.to_dict()
     assert dataclasses.asdict(a.mechs[0].pilot) == dataclasses.asdict(b.mechs[0].pilot)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "named"),
+    [
+        ("race_count: [2, 2, 2, 2, 3, 3]", "race_count: [2, 2, 2, 2, 3, 4]", "race_count"),
+        ("race_count: [2, 2, 2, 2, 3, 3]", "race_count: [2, 2, 3]", "race_count"),
+        ("mixed_faces: [1, 2]", "mixed_faces: [1, 7]", "mixed_faces"),
+        ("  mixed_faces: [1, 2]\n", "  mixed_faces: [1, 2]\n  mixed_facez: [3]\n", "mixed_facez"),
+    ],
+)
+def test_9_3_a_broken_mixing_table_is_a_table_error(old: str, new: str, named: str) -> None:
+    path = f"{CONFIG_DIR}/racial_attributes.yaml"
+    text = read_config_text(path)
+    assert old in text
+    nodes = {name: load_config(f"{CONFIG_DIR}/{name}.yaml") for name in TABLE_FILES}
+    nodes["racial_attributes"] = parse_yaml(text.replace(old, new), path)
+    with pytest.raises(TableError) as error:
+        parse_rules(nodes)
+    assert "racial_attributes.yaml" in str(error.value) and named in str(error.value)
