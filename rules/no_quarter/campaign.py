@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from wargym.rules.errors import RulesError, StateError, TableError
+from wargym.rules.errors import RulesError, StateError, TableError, short_repr
 from wargym.rules.no_quarter.campaign_rules import CampaignRulesOptions, campaign_tables
 from wargym.rules.no_quarter.data import load_rules
 from wargym.rules.no_quarter.missions import MissionType, PlanetStatus
@@ -59,11 +59,20 @@ def _scenario(name: str) -> Scenario:
     if name.startswith("cestus_v:"):  # a Cestus V mission by number (§27.8)
         from wargym.rules.no_quarter.cestus_v import campaign_definition
 
+        # cestus_v:<n>[:<terrain>]: terrain map (default) or generated (§27.4 ruling)
+        number_text, _, terrain = name.split(":", 1)[1].partition(":")
         try:
-            number = int(name.split(":", 1)[1])
-        except ValueError as error:
-            raise TableError(f"{name!r}: expected cestus_v:<mission number>") from error
-        return campaign_definition().mission(number).scenario("gaea_prime")
+            number = int(number_text)
+            return (
+                campaign_definition()
+                .mission(number)
+                .scenario("gaea_prime", terrain=terrain or "map")
+            )
+        except (ValueError, StateError) as error:
+            why = f" ({error})" if isinstance(error, StateError) else ""
+            raise TableError(
+                f"{short_repr(name)}: expected cestus_v:<mission number>[:map|:generated]{why}"
+            ) from error
     return load_scenario(name)
 
 

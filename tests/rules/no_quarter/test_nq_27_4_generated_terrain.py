@@ -132,3 +132,17 @@ def test_27_4_generated_terrain_table_rejects_unknown_values(
     del missing["generated_terrain"]
     with pytest.raises(TableError, match="generated_terrain"):
         parse_campaign(parse_yaml(yaml.safe_dump(missing), "campaign.yaml"))
+
+
+def test_27_4_a_campaign_slot_may_ask_for_generated_terrain() -> None:
+    from wargym.rules.no_quarter.campaign import MissionSlot
+
+    generated = MissionSlot("the_troll", "cestus_v:2:generated").load()
+    assert generated.features is None and generated.options.terrain.overall is OverallType.CLEAR
+    assert MissionSlot("the_troll", "cestus_v:2").load().features is not None  # the map
+    assert MissionSlot("the_troll", "cestus_v:2:map").load().features is not None
+    for bad in ("cestus_v:2:swamp", "cestus_v:x", "cestus_v:99"):
+        with pytest.raises(
+            TableError, match=r"expected cestus_v:<mission number>\[:map\|:generated\]"
+        ):
+            MissionSlot("m", bad).load()
