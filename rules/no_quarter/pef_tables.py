@@ -240,7 +240,8 @@ def np_enemy_mechs(
     """
     rules = rules or load_rules()
     designs = rules.mechs_of(faction)
-    rolls, mechs = [], []
+    rolls: list[ClassRoll] = []
+    mechs: list[EnemyMech] = []
     left = count
     while left > 0:
         size = min(class_table().block_size, left)
