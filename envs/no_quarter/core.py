@@ -43,7 +43,7 @@ from wargym.rules.no_quarter import game
 from wargym.rules.no_quarter.actions import Action, action_to_dict
 from wargym.rules.no_quarter.data import RulesOptions, load_rules
 from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.setup import ForceSpec, new_battle_logged
 from wargym.rules.no_quarter.state import Battle, BattleOptions
 from wargym.rules.no_quarter.terrain import generate_battlefield
 from wargym.rules.no_quarter.validity import check_battle
@@ -206,7 +206,8 @@ class SkirmishCore:
                 picks = setup_rng.integers(0, len(pool), size=self.mechs_per_side)
                 designs = tuple(str(pool[int(i)]) for i in picks)
                 forces.append(ForceSpec(side, faction, designs, stars=self.stars))
-            battle = new_battle(forces, field, setup_rng, dice, self.battle_options)
+            battle, setup = new_battle_logged(forces, field, setup_rng, dice, self.battle_options)
+            self._built = (battle.clone(), setup, [])  # the pilots' dice (§9), for info and replay
         wanted = self.battle_options.unseen_bases
         if battle.options.unseen_bases != wanted:  # a factory's battle plays the env's fog
             battle.options = dataclasses.replace(battle.options, unseen_bases=wanted)

@@ -21,6 +21,7 @@ from typing import Any
 from wargym.rules.dice import Dice
 from wargym.rules.events import Event
 from wargym.rules.no_quarter import game
+from wargym.rules.no_quarter.setup_events import PilotCreated
 from wargym.rules.no_quarter.state import Battle
 from wargym.rules.no_quarter.vocab import Side
 
@@ -62,7 +63,8 @@ def visible_setup_events(start: Battle, events: list[Event], viewer: Side) -> li
     """The set-up's events (as dicts) ``viewer`` may know, judged on ``start``.
 
     Nothing moves during set-up, so an event is kept if every mech it names is ``viewer``'s
-    own or in its sight at ``start``, and it is not the NP side's private bookkeeping.
+    own or in its sight at ``start``, and it is not the NP side's private bookkeeping; the
+    enemy's pilot rolls (``PilotCreated``: Rep, attributes) stay hidden.
     """
     seen = visible_enemies(start, viewer)
     sides = {m.id: m.side for m in start.mechs.values()}
@@ -71,7 +73,12 @@ def visible_setup_events(start: Battle, events: list[Event], viewer: Side) -> li
         for e in events
         if all(sides.get(i) is viewer or i in seen for i in mechs_named(e))
         and not np_private(start, e, viewer, seen)
+        and not (isinstance(e, PilotCreated) and _owner(sides, e.mech) is not viewer)
     ]
+
+
+def _owner(sides: dict[int, Side], mech: int | None) -> Side | None:
+    return None if mech is None else sides.get(mech)
 
 
 def with_setup_events(
