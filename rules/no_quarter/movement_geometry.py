@@ -573,7 +573,7 @@ def leave_move_to(
         reach = _affordable(bf, pos, u, dist, dist)
         s = _furthest_clear(bf, pos, u, reach, others, radius, open_edge=edge)
         leap = furthest_landing(bf, pos, u, dist, others, radius, edge) if jump_jets else 0.0
-        jumped = leap > s + EPS
+        jumped = bool(leap > s + EPS)  # plain bool: positions may be numpy floats
         s = leap if jumped else s
         end = (pos[0] + u[0] * s, pos[1] + u[1] * s)
         if _beyond(bf, end, edge):
