@@ -293,7 +293,7 @@ def test_env_save_load_keeps_the_sighting_order_of_enemies_out_of_sight() -> Non
     driver = Driver("gym", build(case))
     driver.start(SEED)
     rng = np.random.default_rng(SEED)
-    for _ in range(8):
+    for _ in range(40):  # the group orders (E19) and facing add steps before contact
         driver.play(5, rng)
         snapshot = driver.env.save_state()
         state = snapshot["state"]

@@ -18,9 +18,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+from test_env_save_load import Driver  # noqa: E402
 from test_snapshot_mutations import _next, _setup  # noqa: E402
 
 from wargym.envs.fuzzing_snapshots import masks_after_load  # noqa: E402
@@ -117,12 +119,35 @@ def _fire(battle: dict[str, Any]) -> int:
     return next(i for i, f in enumerate(battle["frames"]) if f["kind"] == "fire")
 
 
+def _applies(change: Change, snapshot: dict[str, Any]) -> bool:
+    try:
+        change(copy.deepcopy(snapshot["state"]["battle"]))
+    except (StopIteration, KeyError, IndexError):
+        return False
+    return True
+
+
+def _snapshot_for(case: str, change: Change) -> tuple[Any, dict[str, Any]]:
+    """The env of ``case`` at its second snapshot, or a few random legal steps later where
+    the frame the change needs is on the stack (new decisions move the trajectory on)."""
+    env, snapshots = _setup(case)
+    kind = case.split(":", 1)[0]
+    driver = Driver(kind, env)
+    driver.obs = env.load_state(snapshots[1])[0] if kind == "gym" else None
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        snapshot = env.save_state()
+        if _applies(change, snapshot):
+            return env, snapshot
+        driver.play(1, rng)
+    raise AssertionError(f"no snapshot of {case} holds what the change needs")
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_bad_plain_part_is_refused_naming_the_field_env_unchanged(name: str) -> None:
     case, change = CASES[name]
     kind = case.split(":", 1)[0]
-    env, snapshots = _setup(case)
-    good = snapshots[1]
+    env, good = _snapshot_for(case, change)
     masks = masks_after_load(kind, env, env.load_state(good))
     payload = copy.deepcopy({k: v for k, v in good.items() if k != "digest"})
     field = change(payload["state"]["battle"])
