@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from wargym.rules.dice import Dice, passed_dice
 from wargym.rules.no_quarter import events as ev
+from wargym.rules.no_quarter.flames import flames_at
 from wargym.rules.no_quarter.flow import Ctx, Frame, insight_frame, nearest_frame, roll_index
 from wargym.rules.no_quarter.geometry import distance, heading_to
 from wargym.rules.no_quarter.leaders import successor
@@ -66,12 +67,22 @@ def queue_tests(ctx: Ctx, entries: list[Frame]) -> None:
         ctx.push({"kind": "react", "entries": list(entries)})
 
 
-def cross_flames(ctx: Ctx, mech: Mech, path: list[tuple[float, float]]) -> None:
-    """Each flame area a move enters: hit location, then 2d6 vs the flamer's Impact (D27)."""
+def cross_flames(
+    ctx: Ctx, mech: Mech, path: list[tuple[float, float]], *, goes_on: bool = False
+) -> None:
+    """Each flame area a move enters: hit location, then 2d6 vs the flamer's Impact (D27).
+
+    ``goes_on``: the path continues a move paused by an In Sight; the flame areas it starts
+    in were entered (and rolled for) before the pause, once per move.
+    """
     if not ctx.battle.flames or mech.removed is not None:
         return
     impact = ctx.rules.item_profile(ItemType.FLAMER).impact or 0
-    crossed = flame_area_hits(path, ctx.battle.flames, base_radius=ctx.battle.options.base_radius)
+    radius = ctx.battle.options.base_radius
+    crossed = flame_area_hits(path, ctx.battle.flames, base_radius=radius)
+    if goes_on:
+        started_in = set(flames_at(path[0], ctx.battle.flames, base_radius=radius))
+        crossed = [k for k in crossed if k not in started_in]
     for flame in crossed:
         if mech.removed is not None:
             return

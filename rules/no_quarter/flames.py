@@ -53,3 +53,28 @@ def flame_area_hits(
         if hit:
             hits.append(k)
     return hits
+
+
+def flames_at(
+    point: Point, flames: Sequence[tuple[Point, Point]], *, base_radius: float = 0.5
+) -> list[int]:
+    """Indices of the flame areas that hold ``point`` (the mech's centre), borders included.
+
+    A move that goes on from a point inside a flame area (after an In Sight pause) does not
+    enter that area again: it rolls once per flame area per move (D27).
+    """
+    cfg = terrain_config()
+    half_w, circle = cfg.flame_strip_width / 2.0, cfg.flame_circle_diameter / 2.0
+    found: list[int] = []
+    for k, (shooter, aim) in enumerate(flames):
+        total = distance(shooter, aim)
+        inside = distance(point, aim) <= circle + EPS
+        if not inside and total > base_radius:
+            ux, uy = (aim[0] - shooter[0]) / total, (aim[1] - shooter[1]) / total
+            sx, sy = shooter[0] + ux * base_radius, shooter[1] + uy * base_radius
+            along = (point[0] - sx) * ux + (point[1] - sy) * uy
+            across = -(point[0] - sx) * uy + (point[1] - sy) * ux
+            inside = -EPS <= along <= total - base_radius + EPS and abs(across) <= half_w + EPS
+        if inside:
+            found.append(k)
+    return found

@@ -364,8 +364,11 @@ def mech_act(ctx: Ctx, frame: Frame, action: Action) -> None:
         keep = action.reverse or action.jump
         heading = mech.heading if keep else heading_to(mech.pos, action.to)
         kind = "reverse" if action.reverse else ("jump" if action.jump else "voluntary")
+        goes_on = frame["stage"] == "continue"  # after an In Sight pause (D8)
         frame["moved"] = True
-        spent, interrupted = walk(ctx, mech, action.to, heading, kind, jump=action.jump)
+        spent, interrupted = walk(
+            ctx, mech, action.to, heading, kind, jump=action.jump, goes_on=goes_on
+        )
         frame["spent"] = float(frame["spent"]) + spent
         if action.reverse:
             frame["spent"] = float(mech.speed)  # a reverse takes the whole move (§15.2.2)

@@ -71,10 +71,12 @@ def walk(
     *,
     jump: bool = False,
     in_sight: bool = True,
+    goes_on: bool = False,
 ) -> tuple[float, bool]:
     """Move ``mech`` straight to ``to``; pause for an In Sight (§16.1.2).
 
-    Returns (allowance spent, interrupted).
+    ``goes_on``: this continues a move an In Sight paused (the flames it stands in were
+    rolled for, D27). Returns (allowance spent, interrupted).
     """
     battle = ctx.battle
     start = mech.pos
@@ -100,7 +102,7 @@ def walk(
             ctx.emit(
                 ev.MechMoved(mech.id, (start, point), heading, cost, distance(start, point), kind)
             )
-            cross_flames(ctx, mech, [start, point])
+            cross_flames(ctx, mech, [start, point], goes_on=goes_on)
             if blocked is not None and t >= 1.0:
                 ctx.emit(ev.MoveBlocked(mech.id, blocked[1], planned, to))
             if trigger:
@@ -109,7 +111,7 @@ def walk(
     cost = _cost(battle, mech, [start, to], jump)
     if blocked is None or length > 0.0:
         ctx.emit(ev.MechMoved(mech.id, (start, to), heading, cost, length, kind))
-        cross_flames(ctx, mech, [start, to])
+        cross_flames(ctx, mech, [start, to], goes_on=goes_on)
     if blocked is not None:
         ctx.emit(ev.MoveBlocked(mech.id, blocked[1], planned, to))
     return cost, False

@@ -112,6 +112,20 @@ def test_10_4_2_moving_through_a_flame_rolls_damage_against_impact_3() -> None:
     assert battle.mechs[0].armor_at(Location.CHEST) == 5 - 3
 
 
+def test_10_4_2_d27_a_move_paused_inside_a_flame_rolls_for_it_once() -> None:
+    battle = _battle(["star_army_c3"], ["hishen_c3"])
+    mech = battle.mechs[0]
+    mech.pos, mech.heading = (10.0, 15.0), 0.0
+    battle.mechs[1].pos, battle.mechs[1].heading = (30.0, 34.0), 180.0
+    battle.flames = [((15.0, 5.0), (15.0, 25.0))]
+    ctx = _ctx(battle, [3, 4, 6, 6, 3, 4, 6, 6])  # chest, 6+6 vs Impact 3: pass 0
+    walk(ctx, mech, (15.0, 15.0), 0.0, "voluntary", in_sight=False)  # paused in the strip
+    walk(ctx, mech, (20.0, 15.0), 0.0, "voluntary", in_sight=False, goes_on=True)
+    assert len([e for e in ctx.log if isinstance(e, ev.FlameCrossed)]) == 1  # once per move
+    walk(ctx, mech, (15.0, 15.0), 180.0, "voluntary", in_sight=False)  # a new move: again
+    assert len([e for e in ctx.log if isinstance(e, ev.FlameCrossed)]) == 2
+
+
 def test_12_2_team_in_command_radius_activates_with_its_platoon_leader() -> None:
     """tv10: with command merging the Team joins the leader's group; by default it does not."""
     ids = ["star_army_c3"] * 9  # three Teams; mech 0 is the Platoon Leader (§12.0)
