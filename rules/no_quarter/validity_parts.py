@@ -357,7 +357,8 @@ def _pause_kind(p: _Parts) -> tuple[dict[str, Check], dict[str, Check]]:
         "unit": one_of("step", "act"), "action": or_none(action),
         "rolls": list_of(list_of(die, most=64), most=4096), "answers": list_of(answer, most=64),
         "stage": one_of("lucky", "marksman"), "mech": p.mech, "what": one_of(*LUCKY_WHAT),
-        "faces": list_of(die, most=64), "target": or_none(p.mech), "choices": list_of(place, most=2),
+        "faces": list_of(die, most=64), "target": or_none(p.mech),
+        "choices": list_of(place, most=2),
     }  # fmt: skip
     optional = {"passed": count(0, 2), "shielded_hit": boolean, "lost": boolean,
                 "shielded": list_of(place, most=2)}  # fmt: skip
