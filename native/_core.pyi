@@ -1,4 +1,4 @@
-"""Type stubs of the compiled core (native/bindings.cpp); tests/native/test_stub.py checks them."""
+"""Type stubs of the compiled core (native/bindings.cpp); test_native_stub.py checks them."""
 
 from typing import Any
 
