@@ -1,11 +1,20 @@
-# Two commands a newcomer needs: `make demo` and `make test`. Both build their own venv.
+# Two commands a newcomer needs: `make demo` and `make test`. Both build their own venv, and
+# `pip install` compiles the native core (native/*.cpp, docs/native.md) with the system's g++.
 PYTHON ?= python3
 VENV   ?= .venv
 PIP     = $(VENV)/bin/pip
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
+# The build tools `pip install --no-build-isolation` needs in the venv (also in the dev extra).
+BUILD_TOOLS = "scikit-build-core>=0.11" "nanobind>=2.0"
+# A CMake build folder per venv, so rebuilding the wheel recompiles only what changed.
+WHEEL_BUILD = build/wheel-$(notdir $(VENV))
+# mypy cannot follow scikit-build-core's editable import hook: it reads this link tree instead
+# (pyproject's mypy_path). Folder links, so new modules show up without a refresh.
+TYPECHECK_TREE = build/typecheck/wargym
+MAPPED = rules envs agents configs native
 
-.PHONY: demo test lint typecheck dev-refresh clean
+.PHONY: demo test lint typecheck dev-refresh typecheck-tree clean
 
 EXTRAS ?= dev,train,export,serve
 
@@ -19,16 +28,32 @@ demo: $(STAMP)
 	$(PY) -m wargym.cli demo
 
 test: $(STAMP)
-	$(PIP) install -q -c constraints.txt --no-deps --force-reinstall .
+	$(PIP) install -q -c constraints.txt --no-deps --force-reinstall --no-build-isolation \
+		-Cbuild-dir=$(WHEEL_BUILD) .
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy -p wargym
 	$(PY) -m pytest -q -n 2 --doctest-glob=README.md README.md tests
-	$(PY) -m pytest -q --doctest-modules --pyargs wargym.rules
+	$(PY) -m pytest -q --doctest-modules --pyargs wargym.rules wargym.native
 
-# Developers: strict editable install (re-run after adding a module).
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+typecheck: $(STAMP) typecheck-tree
+	$(VENV)/bin/mypy -p wargym
+
+# Developers: editable install (scikit-build-core's redirect: new modules in existing folders
+# are seen at once). Re-run after editing C++ (incremental rebuild in build/editable, seconds)
+# or after adding a package folder.
 dev-refresh:
-	flock /tmp/wargym-pip.lock $(PIP) install -q -c constraints.txt --no-deps \
-		--config-settings editable_mode=strict -e .
+	flock /tmp/wargym-pip.lock sh -c '$(PIP) install -q -c constraints.txt $(BUILD_TOOLS) && \
+		$(PIP) install -q -c constraints.txt --no-deps --no-build-isolation \
+		-Cbuild-dir=build/editable -e .'
+	$(MAKE) --no-print-directory typecheck-tree
+
+typecheck-tree:
+	rm -rf $(TYPECHECK_TREE) && mkdir -p $(TYPECHECK_TREE)
+	for f in src/wargym/*; do ln -s "$(CURDIR)/$$f" $(TYPECHECK_TREE)/; done
+	for d in $(MAPPED); do ln -s "$(CURDIR)/$$d" $(TYPECHECK_TREE)/$$d; done
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -14,10 +14,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-PACKAGE_DIR: dict[str, str] = PYPROJECT["tool"]["setuptools"]["package-dir"]
-PACKAGES: list[str] = PYPROJECT["tool"]["setuptools"]["packages"]
+# scikit-build-core's wheel.packages: "wargym/rules" = "rules" (a whole folder, every file in it).
+WHEEL_PACKAGES: dict[str, str] = PYPROJECT["tool"]["scikit-build"]["wheel"]["packages"]
+PACKAGE_DIR = {name.replace("/", "."): folder for name, folder in WHEEL_PACKAGES.items()}
 MAPPED_ROOTS = {"rules": "wargym.rules", "envs": "wargym.envs", "agents": "wargym.agents"}
 MAPPED_ROOTS["configs"] = "wargym.configs"
+MAPPED_ROOTS["native"] = "wargym.native"
 SKIP_DIRS = {"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis"}
 BANNED_IN_RULES = ("gymnasium", "pettingzoo", "torch")
 MAX_MODULE_LINES = 600
@@ -58,28 +60,11 @@ def test_package_dir_maps_the_top_level_folders() -> None:
     assert expected == PACKAGE_DIR
 
 
-def test_every_package_folder_is_listed_in_pyproject() -> None:
-    missing = [
-        package_name(folder)
-        for top in MAPPED_ROOTS
-        for folder in package_folders(top)
-        if package_name(folder) not in PACKAGES
-    ]
-    assert not missing, "\n".join(
-        f"add {name!r} to [tool.setuptools] packages in pyproject.toml" for name in missing
-    )
-
-
-def test_every_listed_package_exists() -> None:
-    stale = []
-    for name in PACKAGES:
-        base = next(b for b in sorted(PACKAGE_DIR, key=len, reverse=True) if name.startswith(b))
-        folder = ROOT / PACKAGE_DIR[base] / Path(*name[len(base) :].split(".")[1:])
-        if not folder.is_dir():
-            stale.append(
-                f"{name!r} is listed in [tool.setuptools] packages but {folder} is missing"
-            )
-    assert not stale, "\n".join(stale)
+def test_the_build_backend_ships_whole_folders() -> None:
+    """Every folder under a mapped root ships (no package list to keep complete, unlike setuptools'
+    ``packages``); tests/test_wheel.py checks the built wheel file by file."""
+    assert PYPROJECT["build-system"]["build-backend"] == "scikit_build_core.build"
+    assert "setuptools" not in PYPROJECT["tool"]
 
 
 def test_every_folder_with_modules_has_an_init() -> None:
@@ -128,8 +113,13 @@ names = ["wargym.rules"]
 for info in pkgutil.walk_packages(wargym.rules.__path__, "wargym.rules."):
     importlib.import_module(info.name)
     names.append(info.name)
+native = sorted(m for m in sys.modules if m.startswith("wargym.native"))
+import wargym.native
+for info in pkgutil.walk_packages(wargym.native.__path__, "wargym.native."):
+    importlib.import_module(info.name)
+    names.append(info.name)
 banned = sorted(m for m in sys.modules if m.split(".")[0] in {banned!r})
-print(json.dumps({{"modules": names, "banned": banned}}))
+print(json.dumps({{"modules": names, "banned": banned, "native": native}}))
 """
 
 
@@ -143,9 +133,14 @@ def test_rules_modules_never_import_gymnasium_pettingzoo_or_torch(tmp_path: Path
     )
     report = json.loads(result.stdout.splitlines()[-1])
     assert "wargym.rules.dice" in report["modules"]
+    assert "wargym.native._core" in report["modules"]
     assert not report["banned"], (
-        f"importing every wargym.rules module pulled in {report['banned']}; "
-        "rules/ may import only the stdlib, numpy and PyYAML"
+        f"importing every wargym.rules and wargym.native module pulled in {report['banned']}; "
+        "rules/ and native/ may import only the stdlib, numpy and PyYAML"
+    )
+    assert not report["native"], (
+        f"importing wargym.rules loaded {report['native']}: the reference engine never imports "
+        "the native core (docs/native.md)"
     )
 
 

@@ -1,14 +1,14 @@
-"""The wheel users get holds every module and table (style guide 5.3).
+"""The wheel users get holds every module, table and data file, and the compiled core.
 
-Strict editable installs and runs from the repo root can both hide a folder missing from
-``[tool.setuptools] packages``; the built wheel cannot, so this test builds one. It is
-deliberately not marked ``slow``: it is the check that fails when the package list is
-incomplete, and it takes a few seconds.
+Editable installs and runs from the repo root can both hide a file missing from the wheel; the
+built wheel cannot, so this test builds one (scikit-build-core, compiling native/: about 20 s
+on an idle 2-core machine, more on a busy one). It is deliberately not marked ``slow``: it is
+the check that fails when a folder or a data file stops shipping.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -23,21 +23,30 @@ SHIPPED = {
     "envs": "wargym/envs",
     "agents": "wargym/agents",
     "configs": "wargym/configs",
+    "native": "wargym/native",
 }
 NOT_COPIED = {".git", "build", "dist", "tests", "training", "benchmarks", "runs", "docs"}
 SKIP_PARTS = {"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis"}
-MIN_SETUPTOOLS = 77  # PEP 639 `license = "MIT"` in pyproject.toml needs setuptools >= 77
+# What ships from each folder: modules and stubs everywhere, and the data the code loads.
+DATA = {
+    "src/wargym": {".typed", ".json"},  # py.typed, server/schemas/*.json
+    "configs": {".yaml"},
+    "agents": {".zip", ".onnx", ".json", ".md"},  # agents/models
+    "native": {".pyi"},
+}
+SOURCES_ONLY = {".cpp", ".hpp"}  # C++ stays in the sdist; the wheel has the compiled module
+BUILD_PACKAGES = ("scikit_build_core", "nanobind")
 
 
 def expected_files(root: Path) -> set[str]:
-    """Wheel paths of every module and YAML file under the mapped folders of ``root``."""
+    """Wheel paths of every module and data file under the mapped folders of ``root``."""
     files = {"wargym/py.typed"}
     for folder, target in SHIPPED.items():
         for path in (root / folder).rglob("*"):
             relative = path.relative_to(root / folder)
-            if SKIP_PARTS & set(relative.parts):
+            if SKIP_PARTS & set(relative.parts) or not path.is_file():
                 continue
-            if path.suffix == ".py" or (folder == "configs" and path.suffix == ".yaml"):
+            if path.suffix == ".py" or path.suffix in DATA.get(folder, set()):
                 files.add(f"{target}/{relative.as_posix()}")
     return files
 
@@ -57,22 +66,18 @@ def copy_source(destination: Path) -> Path:
     return source
 
 
-def setuptools_is_recent() -> bool:
-    try:
-        major = int(importlib.metadata.version("setuptools").split(".")[0])
-    except importlib.metadata.PackageNotFoundError:
-        return False
-    return major >= MIN_SETUPTOOLS
+def build_backend_is_installed() -> bool:
+    return all(importlib.util.find_spec(name) is not None for name in BUILD_PACKAGES)
 
 
 def build_wheel(source: Path, tmp_path: Path) -> Path:
     out = tmp_path / "wheel"
     command = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out)]
-    if setuptools_is_recent():
-        # Offline and ~1 s: build with the venv's own setuptools.
+    if build_backend_is_installed():
+        # Offline: build with the venv's own scikit-build-core and nanobind (the dev extra).
         command += ["--no-build-isolation", "--no-index"]
     command.append(str(source))
-    result = subprocess.run(command, capture_output=True, text=True, timeout=180)
+    result = subprocess.run(command, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, f"{' '.join(command)} failed:\n{result.stdout}{result.stderr}"
     wheels = sorted(out.glob("wargym-*.whl"))
     assert len(wheels) == 1, wheels
@@ -87,9 +92,13 @@ def test_wheel_ships_every_module_table_and_py_typed(tmp_path: Path) -> None:
         names = set(archive.namelist())
     missing = sorted(expected_files(source) - names)
     assert not missing, (
-        "the wheel lacks these files; add their folders to [tool.setuptools] packages "
-        "(and YAML folders under configs/ too):\n" + "\n".join(missing)
+        "the wheel lacks these files; check [tool.scikit-build] wheel.packages and "
+        "wheel.exclude in pyproject.toml:\n" + "\n".join(missing)
     )
+    compiled = [n for n in names if n.startswith("wargym/native/_core.") and n.endswith(".so")]
+    assert len(compiled) == 1, f"the wheel should hold one compiled wargym.native._core: {compiled}"
+    sources = sorted(n for n in names if Path(n).suffix in SOURCES_ONLY)
+    assert not sources, f"C++ sources belong in the sdist only: {sources}"
     strays = sorted(
         name
         for name in names

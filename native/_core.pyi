@@ -1,0 +1,28 @@
+"""Type stubs of the compiled core (native/bindings.cpp); test_native_stub.py checks them."""
+
+from typing import Any
+
+MAX_DICE_PER_ROLL: int
+
+no_quarter: Any
+"""The No Quarter mirrors (geometry, sight): typed through wargym.native.no_quarter's glue."""
+
+class RandomDice:
+    """The core's seeded d6 generator (xoshiro256**; not numpy's stream)."""
+
+    def __init__(self, seed: int) -> None: ...
+    def roll(self, n: int) -> tuple[int, ...]: ...
+    @property
+    def seed(self) -> int: ...
+
+class ScriptedDice:
+    """Dice that replay recorded faces in order (rules.dice.ScriptedDice)."""
+
+    def __init__(self, faces: list[int] | tuple[int, ...]) -> None: ...
+    def roll(self, n: int) -> tuple[int, ...]: ...
+    @property
+    def remaining(self) -> int: ...
+    @property
+    def faces(self) -> list[int]: ...
+    @property
+    def used(self) -> list[int]: ...

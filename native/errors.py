@@ -1,0 +1,23 @@
+"""Errors the native core raises for bad arguments (docs/native.md, docs/bad_input.md).
+
+Both name the argument (``error.argument``) and start their message with it, e.g.
+``observer[0]: expected a number, got 'x'``. They are :class:`~wargym.rules.errors.RulesError`
+subclasses, so code that catches the engine's errors catches these too.
+"""
+
+from __future__ import annotations
+
+from wargym.rules.errors import RulesError
+
+
+class NativeArgumentError(RulesError, ValueError):
+    """A bad value, shape or size for one argument of a native function."""
+
+    def __init__(self, argument: str, message: str) -> None:
+        super().__init__(f"{argument}: {message}")
+        self.argument = argument
+        """The name of the argument (with an index, e.g. ``faces[3]``)."""
+
+
+class NativeTypeError(NativeArgumentError, TypeError):
+    """A value of the wrong type for one argument of a native function."""

@@ -1,0 +1,85 @@
+"""Python glue for the native No Quarter mirrors: battlefields and bases handed to the core.
+
+The core never reads a YAML file: :func:`sight_terrain` hands it a battlefield's rectangles and
+the line-of-sight table (:func:`~wargym.rules.no_quarter.terrain_tables.sight_config`), and every
+call passes the base radius, as the reference :func:`~wargym.rules.no_quarter.sight.sight` takes
+them.
+
+>>> from wargym.rules.no_quarter.terrain import Battlefield
+>>> terrain = sight_terrain(Battlefield())
+>>> sight(terrain, (1.0, 1.0), (5.0, 1.0), base_radius=0.5).clear_lines
+3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from wargym.native import _core
+from wargym.rules.no_quarter.sight import Sight
+from wargym.rules.no_quarter.terrain import Battlefield, Body
+from wargym.rules.no_quarter.terrain_tables import SightConfig, sight_config
+
+core: Any = _core.no_quarter
+"""The compiled mirrors (``wargym.native._core.no_quarter``)."""
+
+
+def _rects(rects: Sequence[tuple[float, float, float, float]]) -> np.ndarray:
+    return np.array(rects, dtype=np.float64).reshape(len(rects), 4)
+
+
+def sight_terrain(bf: Battlefield, config: SightConfig | None = None) -> Any:
+    """The native ``SightTerrain`` of a battlefield (its index) and the line-of-sight table."""
+    idx = bf.index
+    crests = np.zeros((len(idx.hills), 5), dtype=np.float64)
+    for i, hill in enumerate(idx.hills):
+        if hill.crest is not None:
+            (ax, ay), (bx, by) = hill.crest
+            crests[i] = (1.0, ax, ay, bx, by)
+    return core.SightTerrain(
+        buildings=_rects(idx.building_rects),
+        hills=_rects([h.rect for h in idx.hills]),
+        crests=crests,
+        woods=_rects(idx.wood_rects),
+        deep_core=_rects(idx.deep_core),
+        well_lit=_rects([f.rect for f in idx.well_lit]),
+        night=bf.night,
+        inclement_weather=bf.inclement_weather,
+        config=sight_config() if config is None else config,
+    )
+
+
+def native_bodies(bodies: Sequence[Body]) -> Any:
+    """The native ``Bodies`` of a sequence of :class:`~wargym.rules.no_quarter.terrain.Body`."""
+    ids = np.array([b.id for b in bodies], dtype=np.int64)
+    xyr = np.array([(b.pos[0], b.pos[1], b.radius) for b in bodies], dtype=np.float64)
+    return core.Bodies(ids, xyr.reshape(len(bodies), 3))
+
+
+def sight(
+    terrain: Any,
+    observer: tuple[float, float],
+    target: tuple[float, float],
+    *,
+    base_radius: float,
+    observer_id: int = -1,
+    target_id: int = -1,
+    bodies: Any = None,
+    observer_has_ews: bool = False,
+) -> Sight:
+    """The native three-line LOS, as the reference's :class:`~.sight.Sight` (ruling D11)."""
+    return Sight(
+        *core.sight(
+            terrain,
+            observer,
+            target,
+            base_radius,
+            observer_id,
+            target_id,
+            bodies,
+            observer_has_ews,
+        )
+    )
