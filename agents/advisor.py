@@ -31,12 +31,12 @@ import numpy as np
 from wargym.agents.heuristic import MOVE_MARGIN, NoQuarterHeuristic, Sighting
 from wargym.agents.scripted import NoQuarterScripted
 from wargym.rules.errors import StateError
-from wargym.rules.no_quarter import actions as a
-from wargym.rules.no_quarter.actions import DecisionKind as K
-from wargym.rules.no_quarter.geometry import distance
-from wargym.rules.no_quarter.sight import is_concealed
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle import actions as a
+from wargym.rules.no_quarter.battle.actions import DecisionKind as K
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.vocab import Side
+from wargym.rules.no_quarter.sight_movement.geometry import distance
+from wargym.rules.no_quarter.sight_movement.sight import is_concealed
 
 ADVICE_VERSION = "advice-v1"
 """Version of the advice rows."""

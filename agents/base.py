@@ -108,7 +108,7 @@ def engine_view(env: Any, side: Any = None) -> tuple[Any, list[Any], Any]:
     game = game_of(env)
     state = engine_state(env)
     if game == "no_quarter":
-        from wargym.rules.no_quarter import game as nq
+        from wargym.rules.no_quarter.battle import game as nq
 
         decision = state.decision
         if decision is None or state.over:

@@ -36,9 +36,9 @@ from wargym.agents.scripted import NoQuarterScripted
 from wargym.envs.no_quarter.codec import ActionCodec, Slots, battle_slots
 from wargym.envs.no_quarter.encoding import ObservationEncoder, visible_enemies
 from wargym.envs.no_quarter.solo import make_advisor
-from wargym.rules.no_quarter.geometry import distance
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.forces.vocab import Side
+from wargym.rules.no_quarter.sight_movement.geometry import distance
 
 VIEW = 3
 """Mech slots a side of the shipped policy (its training skirmish had Teams of three)."""

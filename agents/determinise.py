@@ -35,18 +35,18 @@ from typing import Any
 
 import numpy as np
 
-from wargym.rules.no_quarter.enemy import known_enemies
-from wargym.rules.no_quarter.geometry import heading_to
-from wargym.rules.no_quarter.perception import line_between
-from wargym.rules.no_quarter.state import Battle, Mech
-from wargym.rules.no_quarter.vocab import Side, Status
+from wargym.rules.no_quarter.battle.state import Battle, Mech
+from wargym.rules.no_quarter.forces.vocab import Side, Status
+from wargym.rules.no_quarter.non_player.enemy import known_enemies
+from wargym.rules.no_quarter.sight_movement.geometry import heading_to
+from wargym.rules.no_quarter.sight_movement.perception import line_between
 
 HIDDEN_FIELDS = (
     "pos", "heading", "twist", "armor", "speed", "rep", "pilot", "status", "prone", "moved",
     "lost_limbs", "inoperable", "fired_this_activation", "flamer_fired_turn", "lucky_used",
     "resilient_used", "hard_as_nails_used", "reaction_fired_at",
 )  # fmt: skip
-"""Fields of an unseen enemy :class:`~wargym.rules.no_quarter.state.Mech` that get resampled."""
+"""Fields of an unseen enemy :class:`~.state.Mech` that get resampled."""
 PRIOR_REP = 4
 """Rep assumed for a pilot never seen."""
 EDGE_BAND = 8.0

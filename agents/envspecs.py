@@ -26,11 +26,11 @@ from wargym.agents.entry_points import (
     resolve_entry_point,
 )
 from wargym.rules.dice import Dice
-from wargym.rules.no_quarter.data import RulesOptions, load_rules
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import generate_battlefield
-from wargym.rules.no_quarter.vocab import Faction, Side
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battlefield.terrain import generate_battlefield
+from wargym.rules.no_quarter.forces.data import RulesOptions, load_rules
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Side
 
 __all__ = [
     "CALLABLE_KEYS",

@@ -45,7 +45,7 @@ from the tables. Its rules of thumb:
 Its strength against the rules' AI (``wargym evaluate --agents heuristic rules``) is measured
 in the docstring of :class:`NoQuarterHeuristic`.
 * **Luck and aim.** Lucky re-rolls and Marksman's location follow the documented automatic
-  rules of ``wargym.rules.no_quarter.luck`` (``choice_in_roll``: re-roll a test passed 0d6, a
+  rules of ``wargym.rules.no_quarter.battle.luck`` (``choice_in_roll``: re-roll a test passed 0d6, a
   miss against a nearly wrecked target, a protected location or a lost melee round; aim at
   the unprotected location with the least armour left), as the NP AI does.
 * Anything else (melee limbs, Free Will, objectives) follows the NP procedure
@@ -146,7 +146,7 @@ def _sighting(enemy: Any, turn: int) -> Sighting:
 
 def _public_bodies(battle: Any, side: Any, seen: Sequence[Any]) -> list[Any]:
     """Bases the side knows of: its own mechs, the enemies in sight, wrecks."""
-    from wargym.rules.no_quarter.perception import bodies
+    from wargym.rules.no_quarter.sight_movement.perception import bodies
 
     known = {m.id for m in battle.mechs_of(side)} | {e.id for e in seen}
     return [b for b in bodies(battle) if b.id in known or b.id < 0]
@@ -183,8 +183,8 @@ class NoQuarterHeuristic(SeededAgent):
     # -- knowledge ----------------------------------------------------------------------
     def _known(self, battle: Any, side: Any) -> list[Any]:
         """Enemies in sight now; refresh and prune the memory of earlier sightings."""
-        from wargym.rules.no_quarter.enemy import known_enemies
-        from wargym.rules.no_quarter.sight import sight
+        from wargym.rules.no_quarter.non_player.enemy import known_enemies
+        from wargym.rules.no_quarter.sight_movement.sight import sight
 
         if self.memo is not None and "known" in self.memo:
             return list(self.memo["known"])
@@ -220,8 +220,8 @@ class NoQuarterHeuristic(SeededAgent):
         ]
 
     def _goal(self, battle: Any, mech: Any) -> tuple[float, float]:
-        from wargym.rules.no_quarter.enemy import edge_point
-        from wargym.rules.no_quarter.geometry import distance
+        from wargym.rules.no_quarter.non_player.enemy import edge_point
+        from wargym.rules.no_quarter.sight_movement.geometry import distance
 
         if self.last_seen:
             spots = [memo.pos for memo in self.last_seen.values()]
@@ -250,8 +250,8 @@ class NoQuarterHeuristic(SeededAgent):
         key = ("score", mech.id, point, moved, will_fire)
         if self.memo is not None and key in self.memo:
             return float(self.memo[key])
-        from wargym.rules.no_quarter.geometry import distance
-        from wargym.rules.no_quarter.sight import in_cover, is_concealed, sight
+        from wargym.rules.no_quarter.sight_movement.geometry import distance
+        from wargym.rules.no_quarter.sight_movement.sight import in_cover, is_concealed, sight
 
         bf = battle.battlefield
         others = [b for b in self.bodies if b.id != mech.id]
@@ -310,8 +310,8 @@ class NoQuarterHeuristic(SeededAgent):
     # -- decisions ----------------------------------------------------------------------
     def act_engine(self, state: Any, legal_actions: Sequence[Any], side: Any) -> Any:
         """The tactician's choice for the pending decision (module docstring)."""
-        from wargym.rules.no_quarter import actions as a
-        from wargym.rules.no_quarter.actions import DecisionKind as K
+        from wargym.rules.no_quarter.battle import actions as a
+        from wargym.rules.no_quarter.battle.actions import DecisionKind as K
 
         battle = state
         decision = battle.decision
@@ -351,7 +351,7 @@ class NoQuarterHeuristic(SeededAgent):
             if keep:
                 return keep[0]
         elif kind in (K.LUCKY_REROLL, K.MARKSMAN_LOCATION):  # D26, §9.6.4
-            from wargym.rules.no_quarter.luck import choice_in_roll
+            from wargym.rules.no_quarter.battle.luck import choice_in_roll
 
             return choice_in_roll(battle, legal_actions)
         elif kind is K.CHARGE_TARGET:
@@ -361,14 +361,14 @@ class NoQuarterHeuristic(SeededAgent):
         return self.fallback.act_engine(battle, legal_actions, side)
 
     def _gap(self, battle: Any, mech: Any, seen: Sequence[Any]) -> float:
-        from wargym.rules.no_quarter.geometry import distance
+        from wargym.rules.no_quarter.sight_movement.geometry import distance
 
         if seen:
             return min(distance(mech.pos, e.pos) for e in seen)
         return distance(mech.pos, self._goal(battle, mech)) + 100.0
 
     def _assign(self, battle: Any, legal: Sequence[Any], mech: Any) -> Any:
-        from wargym.rules.no_quarter import actions as a
+        from wargym.rules.no_quarter.battle import actions as a
 
         shots = [o for o in legal if isinstance(o, a.AssignFire)]
         if not shots:
@@ -378,7 +378,7 @@ class NoQuarterHeuristic(SeededAgent):
 
     def shot_value(self, battle: Any, mech: Any, shot: Any) -> float:
         """Expected worth of assigning ``shot`` (an ``AssignFire``): chance x damage x need."""
-        from wargym.rules.no_quarter.sight import in_cover, sight
+        from wargym.rules.no_quarter.sight_movement.sight import in_cover, sight
 
         bf = battle.battlefield
         target = battle.mechs[shot.target]
@@ -398,9 +398,13 @@ class NoQuarterHeuristic(SeededAgent):
         return chance * worth * (2.0 - _armor_fraction(target))
 
     def _mech_action(self, battle: Any, legal: Sequence[Any], mech: Any, seen: list[Any]) -> Any:
-        from wargym.rules.no_quarter import actions as a
-        from wargym.rules.no_quarter.geometry import angle_between, distance, heading_to
-        from wargym.rules.no_quarter.sight import is_concealed
+        from wargym.rules.no_quarter.battle import actions as a
+        from wargym.rules.no_quarter.sight_movement.geometry import (
+            angle_between,
+            distance,
+            heading_to,
+        )
+        from wargym.rules.no_quarter.sight_movement.sight import is_concealed
 
         fire = a.FireFirst(mech.id)
         if fire in legal:
@@ -447,8 +451,8 @@ class NoQuarterHeuristic(SeededAgent):
 
     def _face(self, battle: Any, legal: Sequence[Any], mech: Any, seen: Sequence[Any]) -> Any:
         """Firing arc toward the nearest enemy seen, else remembered, else the goal (D2)."""
-        from wargym.rules.no_quarter.facing import face_toward
-        from wargym.rules.no_quarter.geometry import distance
+        from wargym.rules.no_quarter.sight_movement.facing import face_toward
+        from wargym.rules.no_quarter.sight_movement.geometry import distance
 
         spots = [e.pos for e in seen] or [memo.pos for memo in self.last_seen.values()]
         if spots:
@@ -458,8 +462,8 @@ class NoQuarterHeuristic(SeededAgent):
         return face_toward(legal, mech, point)
 
     def _charge(self, battle: Any, legal: Sequence[Any], mech: Any) -> Any:
-        from wargym.rules.no_quarter import actions as a
-        from wargym.rules.no_quarter.vocab import Status
+        from wargym.rules.no_quarter.battle import actions as a
+        from wargym.rules.no_quarter.forces.vocab import Status
 
         charges = [o for o in legal if isinstance(o, a.Charge)]
         good = []
@@ -476,7 +480,7 @@ class NoQuarterHeuristic(SeededAgent):
 
 def _lead(battle: Any, legal: Sequence[Any]) -> Any:
     """The offered group whose leader has the lowest Rep, if not above the chief's; else done."""
-    from wargym.rules.no_quarter import actions as a
+    from wargym.rules.no_quarter.battle import actions as a
 
     done = next(o for o in legal if isinstance(o, a.LeadDone))
     chief = battle.mechs[done.mech]
@@ -489,6 +493,6 @@ def _lead(battle: Any, legal: Sequence[Any]) -> Any:
 
 def _fast_moving(battle: Any) -> float:
     """Inches moved from which a shooter counts as fast moving, from the battle's rules (§17.4)."""
-    from wargym.rules.no_quarter.game import rules_of
+    from wargym.rules.no_quarter.battle.game import rules_of
 
     return float(rules_of(battle).ranged_combat.fast_moving_inches)

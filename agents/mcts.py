@@ -35,10 +35,10 @@ from wargym.agents.determinise import Sightings, determinise
 from wargym.agents.heuristic import NoQuarterHeuristic
 from wargym.agents.scripted import NoQuarterScripted
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import DecisionKind
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import DecisionKind
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.vocab import Side
 
 SEARCH_KINDS = frozenset(
     {DecisionKind.MECH_ACTION, DecisionKind.CONTINUE_MOVE, DecisionKind.ASSIGN_FIRE}

@@ -1,8 +1,8 @@
 """Scripted players: the rules' own procedures as player policies, for either side.
 
 * :class:`NoQuarterScripted`: the book's Non-Player procedure (§22.4, 20.5) through
-  :func:`wargym.rules.no_quarter.enemy.np_decide`, with its own NP memory
-  (:class:`~wargym.rules.no_quarter.enemy.NpContext`) and table dice drawn from the agent's
+  :func:`wargym.rules.no_quarter.non_player.enemy.np_decide`, with its own NP memory
+  (:class:`~.enemy.NpContext`) and table dice drawn from the agent's
   generator. Seated as red against the solo env's ``opponent="rules"`` it *is* the rules' AI;
   seated as blue it plays the same procedure for the player's side. It uses what the NP
   procedure uses: own mechs and the enemies its side has a line of sight to.
@@ -29,20 +29,20 @@ class NoQuarterScripted(SeededAgent):
 
     def __init__(self, rng: Any = None) -> None:
         super().__init__(rng)
-        from wargym.rules.no_quarter.enemy import NpContext
+        from wargym.rules.no_quarter.non_player.enemy import NpContext
 
         self.context = NpContext()
 
     def reset(self, seed: int | None = None) -> None:
         """Forget the NP memory (group postures and orders) and re-seed."""
         super().reset(seed)
-        from wargym.rules.no_quarter.enemy import NpContext
+        from wargym.rules.no_quarter.non_player.enemy import NpContext
 
         self.context = NpContext()
 
     def act_engine(self, state: Any, legal_actions: Sequence[Any], side: Any) -> Any:
         """``np_decide`` for the pending decision (§22.4)."""
-        from wargym.rules.no_quarter.enemy import np_decide
+        from wargym.rules.no_quarter.non_player.enemy import np_decide
 
         return np_decide(state, legal_actions, self.context, RandomDice(self.rng))
 

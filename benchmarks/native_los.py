@@ -8,8 +8,9 @@ benchmarks/nq_los_bench.py sets them up). Three native figures:
 * ``native tuple``: ``wargym.native._core.no_quarter.sight`` (returns the Sight fields);
 * ``native Sight``: ``wargym.native.no_quarter.sight`` (builds the reference's Sight object);
 * ``native batched``: ``sight_many`` over all of a battlefield's lines in one call (GIL released);
-* the reference ``wargym.rules.no_quarter.sight.sight``, whose per-battlefield memo of terrain
-  lines is kept warm by the repeated pairs ("repeat") or defeated by fresh pairs ("fresh").
+* the reference ``wargym.rules.no_quarter.sight_movement.sight.sight``, whose per-battlefield
+  memo of terrain lines is kept warm by the repeated pairs ("repeat") or defeated by fresh
+  pairs ("fresh").
 
 Every native answer is checked against the reference's before timing starts.
 """
@@ -25,9 +26,12 @@ from collections.abc import Callable
 import numpy as np
 
 from wargym.native import no_quarter as native
-from wargym.rules.no_quarter.battlefield_gen import deployment_points, generate_battlefield
-from wargym.rules.no_quarter.sight import sight
-from wargym.rules.no_quarter.terrain import Battlefield, Body
+from wargym.rules.no_quarter.battlefield.battlefield_gen import (
+    deployment_points,
+    generate_battlefield,
+)
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Body
+from wargym.rules.no_quarter.sight_movement.sight import sight
 
 
 def workload(seed: int, battlefields: int) -> list[tuple[Battlefield, list[Body], list[tuple]]]:

@@ -25,11 +25,9 @@ from collections.abc import Callable
 import numpy as np
 
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter.game import legal_actions, play
-from wargym.rules.no_quarter.mission_play import new_mission
-from wargym.rules.no_quarter.setup import new_skirmish
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.terrain import (
+from wargym.rules.no_quarter.battle.game import legal_actions, play
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.battlefield.terrain import (
     Battlefield,
     Body,
     deployment_points,
@@ -37,6 +35,8 @@ from wargym.rules.no_quarter.terrain import (
     move_candidates,
     sight,
 )
+from wargym.rules.no_quarter.forces.setup import new_skirmish
+from wargym.rules.no_quarter.mission.mission_play import new_mission
 
 MISSION = "patrol_star_army_vs_hishen"
 MAX_DECISIONS = 2000

@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from wargym.rules.no_quarter.terrain import (
+from wargym.rules.no_quarter.battlefield.terrain import (
     Body,
     deployment_points,
     duck_back_destination,

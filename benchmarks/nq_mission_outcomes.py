@@ -16,9 +16,9 @@ import time
 import numpy as np
 
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.mission_play import new_mission
-from wargym.rules.no_quarter.scenario import load_scenario, scenario_names
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.mission.mission_play import new_mission
+from wargym.rules.no_quarter.mission.scenario import load_scenario, scenario_names
 
 
 def main() -> None:

@@ -78,7 +78,8 @@ def _random_play(
 
 def no_quarter_states(points: tuple[int, ...], seed: int) -> list[Any]:
     """No Quarter skirmishes (``setup.new_skirmish``) after ``points`` decisions."""
-    from wargym.rules.no_quarter import game, setup
+    from wargym.rules.no_quarter.battle import game
+    from wargym.rules.no_quarter.forces import setup
 
     def step(battle: Any, rng: np.random.Generator, dice: RandomDice) -> bool:
         options = game.legal_actions(battle)

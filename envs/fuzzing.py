@@ -92,9 +92,9 @@ def _flips(cls: type, skip: Sequence[str] = ()) -> list[dict[str, Any]]:
 
 
 def _nq_space(skirmish: bool) -> dict[str, Sequence[Any]]:
-    from wargym.rules.no_quarter.data import RulesOptions
-    from wargym.rules.no_quarter.state import BattleOptions
-    from wargym.rules.no_quarter.vocab import Faction
+    from wargym.rules.no_quarter.battle.state import BattleOptions
+    from wargym.rules.no_quarter.forces.data import RulesOptions
+    from wargym.rules.no_quarter.forces.vocab import Faction
 
     skip = ("max_turns", "base_radius", "move_directions", "move_fractions", "rules")
     space: dict[str, Sequence[Any]] = {
@@ -117,9 +117,9 @@ def _nq_space(skirmish: bool) -> dict[str, Sequence[Any]]:
 
 
 def _mission_space(kind: str) -> dict[str, Sequence[Any]]:
-    from wargym.rules.no_quarter.data import RulesOptions
-    from wargym.rules.no_quarter.scenario import load_scenario, scenario_names
-    from wargym.rules.no_quarter.state import BattleOptions
+    from wargym.rules.no_quarter.battle.state import BattleOptions
+    from wargym.rules.no_quarter.forces.data import RulesOptions
+    from wargym.rules.no_quarter.mission.scenario import load_scenario, scenario_names
 
     skip = ("max_turns", "base_radius", "move_directions", "move_fractions", "rules")
     options = [{"battle": f} for f in _flips(BattleOptions, skip)]

@@ -15,8 +15,8 @@
 
 #include "dice.hpp"
 #include "errors.hpp"
-#include "no_quarter/geometry.hpp"
-#include "no_quarter/sight.hpp"
+#include "no_quarter/sight_movement/geometry.hpp"
+#include "no_quarter/sight_movement/sight.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -28,7 +28,7 @@ namespace {
 PyObject* g_type_error = nullptr;       // wargym.native.errors.NativeTypeError
 PyObject* g_argument_error = nullptr;   // wargym.native.errors.NativeArgumentError
 PyObject* g_exhausted_error = nullptr;  // wargym.rules.errors.DiceScriptExhaustedError
-PyObject* g_aspect = nullptr;           // wargym.rules.no_quarter.vocab.Aspect
+PyObject* g_aspect = nullptr;           // wargym.rules.no_quarter.forces.vocab.Aspect
 PyObject* g_short_repr = nullptr;       // wargym.rules.errors.short_repr
 
 std::string short_repr(nb::handle value) {
@@ -301,7 +301,7 @@ NB_MODULE(_core, m) {
     g_argument_error = import_attr("wargym.native.errors", "NativeArgumentError");
     g_exhausted_error = import_attr("wargym.rules.errors", "DiceScriptExhaustedError");
     g_short_repr = import_attr("wargym.rules.errors", "short_repr");
-    g_aspect = import_attr("wargym.rules.no_quarter.vocab", "Aspect");
+    g_aspect = import_attr("wargym.rules.no_quarter.forces.vocab", "Aspect");
 
     nb::register_exception_translator([](const std::exception_ptr& p, void*) {
         try {

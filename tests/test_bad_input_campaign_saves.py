@@ -33,10 +33,10 @@ from wargym import campaign_cli
 from wargym.cli import main
 from wargym.rules.dice import RandomDice
 from wargym.rules.errors import StateError
-from wargym.rules.no_quarter import saves
-from wargym.rules.no_quarter.campaign import load_definition
-from wargym.rules.no_quarter.campaign_play import CampaignGame
-from wargym.rules.no_quarter.saves import load_game, save_game, stale_temp_files
+from wargym.rules.no_quarter.campaigns import saves
+from wargym.rules.no_quarter.campaigns.campaign import load_definition
+from wargym.rules.no_quarter.campaigns.campaign_play import CampaignGame
+from wargym.rules.no_quarter.campaigns.saves import load_game, save_game, stale_temp_files
 
 
 @pytest.fixture(scope="module")
@@ -195,7 +195,7 @@ WRITER = textwrap.dedent(
     """
     import sys, time
     from wargym.rules.errors import StateError
-    from wargym.rules.no_quarter.saves import load_game, save_game
+    from wargym.rules.no_quarter.campaigns.saves import load_game, save_game
     source, target, count, start = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
     game = load_game(source)
     failures = 0
@@ -256,7 +256,7 @@ HOLDER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from wargym.rules.no_quarter.saves import save_lock
+    from wargym.rules.no_quarter.campaigns.saves import save_lock
     target = Path(sys.argv[1])
     with save_lock(target):
         temp = target.parent / f".{target.name}.abcd1234.tmp"  # a live writer's temp file
@@ -484,7 +484,7 @@ def test_bytes_that_are_not_utf8_at_the_prompt_ask_again(
 
 
 def test_carry_bound_is_the_rules_largest_carry_over() -> None:
-    from wargym.rules.no_quarter.campaign_rules import campaign_tables
+    from wargym.rules.no_quarter.campaigns.campaign_rules import campaign_tables
 
     assert max(campaign_tables().carry_over.values()) == campaign_cli.MAX_CARRY
 

@@ -119,13 +119,13 @@ def _mutated(data: Any, kind: str) -> tuple[Any, tuple[Any, ...], str]:
 
 
 def _nq_rules() -> Any:
-    from wargym.rules.no_quarter import data
+    from wargym.rules.no_quarter.forces import data
 
     return data.load_rules.__wrapped__(data.RulesOptions())
 
 
 def _nq_missions() -> Any:
-    from wargym.rules.no_quarter import missions
+    from wargym.rules.no_quarter.mission import missions
 
     return missions.mission_tables.__wrapped__()
 
@@ -143,7 +143,7 @@ def _sc_rules() -> Any:
 
 
 def _nq_files() -> list[str]:
-    from wargym.rules.no_quarter.data import TABLE_FILES
+    from wargym.rules.no_quarter.forces.data import TABLE_FILES
 
     return [f"rules/no_quarter/{f}.yaml" for f in TABLE_FILES]
 
@@ -204,7 +204,7 @@ def test_broken_table_file_names_file_and_key(
 
 # -- scenarios -------------------------------------------------------------------------------
 def _scenario_data() -> dict[str, Any]:
-    from wargym.rules.no_quarter.scenario import load_scenario
+    from wargym.rules.no_quarter.mission.scenario import load_scenario
 
     return load_scenario("patrol_star_army_vs_hishen").to_dict()
 
@@ -235,7 +235,7 @@ SCENARIO_ROWS: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
 def test_bad_scenario_data(
     tmp_path: Path, edit: Callable[[dict[str, Any]], None], words: list[str]
 ) -> None:
-    from wargym.rules.no_quarter.scenario import load_scenario
+    from wargym.rules.no_quarter.mission.scenario import load_scenario
 
     data = _scenario_data()
     edit(data)
@@ -258,7 +258,7 @@ def test_bad_scenario_data(
     ],
 )
 def test_unreadable_scenario_file(tmp_path: Path, content: bytes, words: list[str]) -> None:
-    from wargym.rules.no_quarter.scenario import load_scenario
+    from wargym.rules.no_quarter.mission.scenario import load_scenario
 
     file = tmp_path / "s.yaml"
     file.write_bytes(content)
@@ -270,7 +270,7 @@ def test_unreadable_scenario_file(tmp_path: Path, content: bytes, words: list[st
 
 
 def test_unknown_and_missing_scenarios() -> None:
-    from wargym.rules.no_quarter.scenario import load_scenario
+    from wargym.rules.no_quarter.mission.scenario import load_scenario
 
     with pytest.raises(TableError, match="no_such: *.*no such scenario|no_such.yaml: no such"):
         load_scenario("no_such")
@@ -307,7 +307,7 @@ CAMPAIGN_ROWS: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
 def test_bad_campaign_definition(
     tmp_path: Path, edit: Callable[[dict[str, Any]], None], words: list[str]
 ) -> None:
-    from wargym.rules.no_quarter.campaign import load_definition
+    from wargym.rules.no_quarter.campaigns.campaign import load_definition
 
     data = _generic()
     edit(data)
@@ -329,7 +329,7 @@ def test_bad_campaign_definition(
     ],
 )
 def test_unknown_campaign(target: Any, words: list[str]) -> None:
-    from wargym.rules.no_quarter.campaign import load_definition
+    from wargym.rules.no_quarter.campaigns.campaign import load_definition
 
     with pytest.raises(TableError) as info:
         load_definition(target)

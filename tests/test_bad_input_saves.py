@@ -1,6 +1,6 @@
 """Bad-input catalogue (issue 9): saves and serialised states (docs/bad_input.md).
 
-Campaign saves (``rules/no_quarter/saves.py``): damaged files and tampered fields raise
+Campaign saves (``rules/no_quarter/campaigns/saves.py``): damaged files and tampered fields raise
 ``StateError`` naming the file and the field, and leave the file's bytes as they were; a
 save that fails while writing (read-only folder, I/O error, failed rename) raises
 ``StateError`` and leaves the previous save intact with no temporary file behind. Engine
@@ -23,9 +23,9 @@ import pytest
 
 from wargym.rules.dice import RandomDice
 from wargym.rules.errors import StateError
-from wargym.rules.no_quarter.campaign import load_definition
-from wargym.rules.no_quarter.campaign_play import CampaignGame
-from wargym.rules.no_quarter.saves import envelope, load_game, save_game, stale_temp_files
+from wargym.rules.no_quarter.campaigns.campaign import load_definition
+from wargym.rules.no_quarter.campaigns.campaign_play import CampaignGame
+from wargym.rules.no_quarter.campaigns.saves import envelope, load_game, save_game, stale_temp_files
 
 
 @pytest.fixture(scope="module")
@@ -190,8 +190,8 @@ def test_save_into_a_missing_folder_is_a_state_error(tmp_path: Path, game: Campa
 
 # -- engine states -----------------------------------------------------------------------
 def _nq() -> tuple[Any, dict[str, Any]]:
-    from wargym.rules.no_quarter.setup import new_skirmish
-    from wargym.rules.no_quarter.state import Battle
+    from wargym.rules.no_quarter.battle.state import Battle
+    from wargym.rules.no_quarter.forces.setup import new_skirmish
 
     battle = new_skirmish(np.random.default_rng(0), RandomDice.from_seed(0))
     return Battle, battle.to_dict()

@@ -40,40 +40,40 @@ ENV_MODULES = tuple(
 """The env modules of No Quarter (and what builds their snapshots)."""
 KNOWN_RULES_RING = frozenset(
     {
-        "wargym.rules.no_quarter.arrival_spots",
-        "wargym.rules.no_quarter.buildings",
-        "wargym.rules.no_quarter.bumping",
-        "wargym.rules.no_quarter.cestus_play",
-        "wargym.rules.no_quarter.cestus_v",
-        "wargym.rules.no_quarter.cestus_v_data",
-        "wargym.rules.no_quarter.cestus_v_records",
-        "wargym.rules.no_quarter.cestus_v_rolls",
-        "wargym.rules.no_quarter.consequences",
-        "wargym.rules.no_quarter.enemy",
-        "wargym.rules.no_quarter.events",
-        "wargym.rules.no_quarter.facing",
-        "wargym.rules.no_quarter.flow",
-        "wargym.rules.no_quarter.flow_charges",
-        "wargym.rules.no_quarter.flow_fire",
-        "wargym.rules.no_quarter.flow_mech",
-        "wargym.rules.no_quarter.flow_melee",
-        "wargym.rules.no_quarter.flow_move",
-        "wargym.rules.no_quarter.flow_react",
-        "wargym.rules.no_quarter.flow_turn",
-        "wargym.rules.no_quarter.game",
-        "wargym.rules.no_quarter.group_orders",
-        "wargym.rules.no_quarter.leaders",
-        "wargym.rules.no_quarter.luck",
-        "wargym.rules.no_quarter.mission_play",
-        "wargym.rules.no_quarter.np_events",
-        "wargym.rules.no_quarter.np_flow",
-        "wargym.rules.no_quarter.pef",
-        "wargym.rules.no_quarter.perception",
-        "wargym.rules.no_quarter.scenario",
-        "wargym.rules.no_quarter.setup",
-        "wargym.rules.no_quarter.state",
-        "wargym.rules.no_quarter.validity",
-        "wargym.rules.no_quarter.validity_parts",
+        "wargym.rules.no_quarter.non_player.arrival_spots",
+        "wargym.rules.no_quarter.battlefield.buildings",
+        "wargym.rules.no_quarter.sight_movement.bumping",
+        "wargym.rules.no_quarter.cestus.cestus_play",
+        "wargym.rules.no_quarter.cestus.cestus_v",
+        "wargym.rules.no_quarter.cestus.cestus_v_data",
+        "wargym.rules.no_quarter.cestus.cestus_v_records",
+        "wargym.rules.no_quarter.cestus.cestus_v_rolls",
+        "wargym.rules.no_quarter.battle.consequences",
+        "wargym.rules.no_quarter.non_player.enemy",
+        "wargym.rules.no_quarter.battle.events",
+        "wargym.rules.no_quarter.sight_movement.facing",
+        "wargym.rules.no_quarter.battle.flow",
+        "wargym.rules.no_quarter.battle.flow_charges",
+        "wargym.rules.no_quarter.battle.flow_fire",
+        "wargym.rules.no_quarter.battle.flow_mech",
+        "wargym.rules.no_quarter.battle.flow_melee",
+        "wargym.rules.no_quarter.battle.flow_move",
+        "wargym.rules.no_quarter.battle.flow_react",
+        "wargym.rules.no_quarter.battle.flow_turn",
+        "wargym.rules.no_quarter.battle.game",
+        "wargym.rules.no_quarter.battle.group_orders",
+        "wargym.rules.no_quarter.forces.leaders",
+        "wargym.rules.no_quarter.battle.luck",
+        "wargym.rules.no_quarter.mission.mission_play",
+        "wargym.rules.no_quarter.non_player.np_events",
+        "wargym.rules.no_quarter.non_player.np_flow",
+        "wargym.rules.no_quarter.non_player.pef",
+        "wargym.rules.no_quarter.sight_movement.perception",
+        "wargym.rules.no_quarter.mission.scenario",
+        "wargym.rules.no_quarter.forces.setup",
+        "wargym.rules.no_quarter.battle.state",
+        "wargym.rules.no_quarter.battle.validity",
+        "wargym.rules.no_quarter.battle.validity_parts",
     }
 )
 """The modules of the rules' ring of deferred imports as of issue 16 (only ever shrinks)."""
@@ -270,7 +270,7 @@ def test_the_detector_sees_module_and_function_level_cycles() -> None:
 def test_the_graph_reads_the_real_tree() -> None:
     assert f"{NQ_ENVS}.core" in RUNTIME[f"{NQ_ENVS}.solo"]
     assert f"{NQ_ENVS}.parallel" in RUNTIME[f"{NQ_ENVS}.aec"]
-    assert "wargym.rules.no_quarter.state" in RUNTIME[f"{NQ_ENVS}.core"]
+    assert "wargym.rules.no_quarter.battle.state" in RUNTIME[f"{NQ_ENVS}.core"]
 
 
 # -- wargym.envs ------------------------------------------------------------------------------

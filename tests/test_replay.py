@@ -51,9 +51,9 @@ def test_nq_replay_page_embeds_frames_and_holds_no_address(nq_replay: Path, tmp_
     fired = [e for s in data["steps"] for e in s["events"] if e["type"] == "ShotFired"]
     assert len(shots) == len(fired)
     last = view["frames"][-1]["mechs"]
-    from wargym.rules.no_quarter import game
-    from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
-    from wargym.rules.no_quarter.state import Battle
+    from wargym.rules.no_quarter.battle import game
+    from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
+    from wargym.rules.no_quarter.battle.state import Battle
 
     battle = Battle.from_dict(data["start"])
     for step in data["steps"]:

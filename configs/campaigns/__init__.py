@@ -1,10 +1,10 @@
-"""No Quarter campaign data, read by ``wargym.rules.no_quarter.campaign_rules`` (§23, §24, §27).
+"""No Quarter campaign data, read by :mod:`~.campaign_rules` (§23, §24, §27).
 
 * ``rules_23.yaml``: the campaign tables of §23 (starting Campaign Morale 23.3, the morale
   change 23.5, the Next Mission table 23.6, the after-the-battle tables 23.9.1-23.9.6).
 * ``generic.yaml``: a small generic campaign definition (§23.6 next-mission table over the
   shipped Patrol, Attack and Defend scenarios), read with
-  ``wargym.rules.no_quarter.campaign.load_definition("generic")``.
+  ``wargym.rules.no_quarter.campaigns.campaign.load_definition("generic")``.
 * ``cestus_v/``: the Cestus V campaign (§27), written by its own module.
 
 Campaign definition schema (every key except ``name``, ``sides``, ``company`` and ``missions``

@@ -28,12 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from wargym.rules.no_quarter.actions import FireFirst, FreeMove, Move, Stay
-from wargym.rules.no_quarter.geometry import distance
-from wargym.rules.no_quarter.perception import bodies
-from wargym.rules.no_quarter.sight import in_cover, sight
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.terrain import is_concealed
+from wargym.rules.no_quarter.battle.actions import FireFirst, FreeMove, Move, Stay
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.battlefield.terrain import is_concealed
+from wargym.rules.no_quarter.sight_movement.geometry import distance
+from wargym.rules.no_quarter.sight_movement.perception import bodies
+from wargym.rules.no_quarter.sight_movement.sight import in_cover, sight
 
 AF_VERSION = "nq-af-v1"
 """Version of the per-action feature block."""

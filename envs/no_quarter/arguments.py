@@ -36,10 +36,10 @@ from wargym.envs.base import (
     check_number,
 )
 from wargym.rules.errors import short_repr
-from wargym.rules.no_quarter.data import RulesOptions
-from wargym.rules.no_quarter.state import BattleOptions
-from wargym.rules.no_quarter.validity import MAX_DIRECTIONS, MAX_FRACTIONS, MAX_TURNS
-from wargym.rules.no_quarter.vocab import Faction
+from wargym.rules.no_quarter.battle.state import BattleOptions
+from wargym.rules.no_quarter.battle.validity import MAX_DIRECTIONS, MAX_FRACTIONS, MAX_TURNS
+from wargym.rules.no_quarter.forces.data import RulesOptions
+from wargym.rules.no_quarter.forces.vocab import Faction
 
 MAX_MECHS_PER_SIDE = 32
 """Largest ``mechs_per_side`` (two sides of 32 are the rules' 64 mechs a battle holds)."""

@@ -1,7 +1,7 @@
 """The campaign phase of ``wargym/NoQuarter-CestusV-v0``: its observation block and actions.
 
 Between missions the player takes the campaign's own decisions (§23.2, §23.9.4): give spare
-pilots to Mechs (:class:`~wargym.rules.no_quarter.campaign_play.AssignPilot`, ending with
+pilots to Mechs (:class:`~wargym.rules.no_quarter.campaigns.campaign_play.AssignPilot`, ending with
 ``EndAssignment``) and pick the Company Mechs for the next mission (``SelectMech``, then
 ``LaunchMission``). :class:`CampaignActionCodec` maps them into a block of indices placed
 after the battle actions ("nq-act-v1") of the same ``Discrete(n)``;
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from wargym.rules.no_quarter.campaign import Campaign, MechState
-from wargym.rules.no_quarter.campaign_play import (
+from wargym.rules.no_quarter.campaigns.campaign import Campaign, MechState
+from wargym.rules.no_quarter.campaigns.campaign_play import (
     AnyAction,
     AssignPilot,
     CampaignAction,
@@ -31,9 +31,9 @@ from wargym.rules.no_quarter.campaign_play import (
     SelectMech,
     force_limit,
 )
-from wargym.rules.no_quarter.campaign_rules import campaign_tables
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.missions import PlanetStatus
+from wargym.rules.no_quarter.campaigns.campaign_rules import campaign_tables
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.mission.missions import PlanetStatus
 
 from .mission_encoding import MISSION_KINDS
 

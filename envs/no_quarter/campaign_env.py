@@ -1,7 +1,7 @@
 """Gymnasium env: one episode is a whole No Quarter campaign, Cestus V by default (§23, §24, §27).
 
 :class:`NoQuarterCampaignEnv` (``wargym/NoQuarter-CestusV-v0``) drives a
-:class:`~wargym.rules.no_quarter.campaign_play.CampaignGame`: between missions the agent takes
+:class:`~.campaign_play.CampaignGame`: between missions the agent takes
 the campaign decisions (pilots, the force), during a mission it answers every decision of the
 player's side while the rules play the NP side inside the engine (§22.4). Battles reuse the
 mission env's pieces: the action codec "nq-act-v1" (:class:`.codec.ActionCodec`), the
@@ -34,19 +34,19 @@ from wargym.envs.base import (
 from wargym.rules.dice import Dice, RandomDice
 from wargym.rules.errors import IllegalActionError, short_repr
 from wargym.rules.events import Event
-from wargym.rules.no_quarter import game as battle_game
-from wargym.rules.no_quarter.campaign import CampaignDefinition, load_definition
-from wargym.rules.no_quarter.campaign_events import (
+from wargym.rules.no_quarter.battle import game as battle_game
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.campaigns.campaign import CampaignDefinition, load_definition
+from wargym.rules.no_quarter.campaigns.campaign_events import (
     CAMPAIGN_EVENT_CLASSES,
     CampaignEnded,
     MissionFinished,
     MissionLaunched,
 )
-from wargym.rules.no_quarter.campaign_play import AnyAction, CampaignGame
-from wargym.rules.no_quarter.campaign_rules import CampaignRulesOptions
-from wargym.rules.no_quarter.enemy import NpContext
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Faction, Side
+from wargym.rules.no_quarter.campaigns.campaign_play import AnyAction, CampaignGame
+from wargym.rules.no_quarter.campaigns.campaign_rules import CampaignRulesOptions
+from wargym.rules.no_quarter.forces.vocab import Faction, Side
+from wargym.rules.no_quarter.non_player.enemy import NpContext
 from wargym.rules.serial import to_jsonable
 
 from .arguments import check_campaign_config

@@ -28,10 +28,10 @@ from wargym.envs.snapshot import (
     set_gym_rng,
 )
 from wargym.rules.errors import StateError
-from wargym.rules.no_quarter.campaign_events import CAMPAIGN_EVENTS
-from wargym.rules.no_quarter.campaign_play import CampaignGame
-from wargym.rules.no_quarter.enemy import NpContext
-from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
+from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
+from wargym.rules.no_quarter.campaigns.campaign_events import CAMPAIGN_EVENTS
+from wargym.rules.no_quarter.campaigns.campaign_play import CampaignGame
+from wargym.rules.no_quarter.non_player.enemy import NpContext
 from wargym.rules.serial import to_jsonable
 
 from .snapshots import (

@@ -1,6 +1,6 @@
 """The flat action space of the No Quarter envs: every engine action as one index ("nq-act-v1").
 
-:class:`ActionCodec` maps each :mod:`~wargym.rules.no_quarter.actions` action to one index of a
+:class:`ActionCodec` maps each :mod:`~.actions` action to one index of a
 fixed ``Discrete(n)``; ``n`` depends only on the env configuration (mechs per side, weapons per
 mech, buildings, the move grid of ``BattleOptions``), never on the battle. Compound orders are
 the engine's consecutive decisions, so the mask is exact: ``mask[i] == 1`` iff ``decode(i)``
@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import (
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
     Action,
     ActivateGroup,
     AssignFire,
@@ -63,11 +63,11 @@ from wargym.rules.no_quarter.actions import (
     SplitOff,
     Stay,
 )
-from wargym.rules.no_quarter.game import rules_of
-from wargym.rules.no_quarter.perception import TWISTS
-from wargym.rules.no_quarter.records import MechDesign
-from wargym.rules.no_quarter.state import Battle, BattleOptions, Mech
-from wargym.rules.no_quarter.vocab import Location, MeleeAttack, Side, Terrain
+from wargym.rules.no_quarter.battle.game import rules_of
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions, Mech
+from wargym.rules.no_quarter.forces.records import MechDesign
+from wargym.rules.no_quarter.forces.vocab import Location, MeleeAttack, Side, Terrain
+from wargym.rules.no_quarter.sight_movement.perception import TWISTS
 
 ACTION_VERSION = "nq-act-v1"
 """Version of the action layout; bumped on any change of indices."""

@@ -39,15 +39,15 @@ from wargym.envs.snapshot import (
 from wargym.rules.dice import Dice, RandomDice
 from wargym.rules.errors import StateError, short_repr
 from wargym.rules.events import Event, EventRegistry
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import Action, action_to_dict
-from wargym.rules.no_quarter.data import RulesOptions, load_rules
-from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle_logged
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import generate_battlefield
-from wargym.rules.no_quarter.validity import check_battle
-from wargym.rules.no_quarter.vocab import Faction, Side
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import Action, action_to_dict
+from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battle.validity import check_battle
+from wargym.rules.no_quarter.battlefield.terrain import generate_battlefield
+from wargym.rules.no_quarter.forces.data import RulesOptions, load_rules
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle_logged
+from wargym.rules.no_quarter.forces.vocab import Faction, Side
 from wargym.rules.serial import to_jsonable
 
 from .codec import ACTION_VERSION, ActionCodec, SlotsFn

@@ -1,6 +1,6 @@
 """Observations of a No Quarter battle from one side's point of view ("nq-obs-v1").
 
-:class:`ObservationEncoder` turns a :class:`~wargym.rules.no_quarter.state.Battle` into what
+:class:`ObservationEncoder` turns a :class:`~wargym.rules.no_quarter.battle.state.Battle` into what
 one side may know: spatial planes of the table, a padded per-unit feature table with a
 validity mask, and global features. Enemies appear only while some mech of the viewer's side
 has a line of sight to them (:func:`visible_enemies`; arcs ignored, as the rules' own NP side
@@ -23,16 +23,16 @@ import numpy as np
 from gymnasium import spaces
 
 from wargym.rules.events import Event
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import np_events as npev
-from wargym.rules.no_quarter.actions import DecisionKind
-from wargym.rules.no_quarter.bumping import enemies_in_sight
-from wargym.rules.no_quarter.records import MechDesign
-from wargym.rules.no_quarter.sight import concealing_rects
-from wargym.rules.no_quarter.state import LOCATIONS, Battle, Mech
-from wargym.rules.no_quarter.terrain import Battlefield
-from wargym.rules.no_quarter.terrain_tables import cover_config, terrain_config
-from wargym.rules.no_quarter.vocab import Side, Status, Terrain
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle.actions import DecisionKind
+from wargym.rules.no_quarter.battle.state import LOCATIONS, Battle, Mech
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield
+from wargym.rules.no_quarter.battlefield.terrain_tables import cover_config, terrain_config
+from wargym.rules.no_quarter.forces.records import MechDesign
+from wargym.rules.no_quarter.forces.vocab import Side, Status, Terrain
+from wargym.rules.no_quarter.non_player import np_events as npev
+from wargym.rules.no_quarter.sight_movement.bumping import enemies_in_sight
+from wargym.rules.no_quarter.sight_movement.sight import concealing_rects
 
 from .action_features import ACTION_FEATURES, AF_VERSION, action_features
 from .codec import SlotsFn, battle_slots, ranged_weapons_of

@@ -20,8 +20,8 @@ from wargym.envs.snapshot import check_keys as state_keys
 from wargym.envs.snapshot import make_snapshot, open_snapshot
 from wargym.rules.dice import RandomDice
 from wargym.rules.events import Event
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.vocab import Side
 
 from .arguments import check_skirmish_config
 from .core import (

@@ -2,7 +2,7 @@
 
 :class:`NoQuarterMissionEnv` reuses :class:`~.solo.NoQuarterSkirmishEnv` (codec, spaces,
 illegal actions, rendering, replays) and builds each battle with
-:func:`wargym.rules.no_quarter.mission_play.new_mission`: the player's force is blue, the
+:func:`wargym.rules.no_quarter.mission.mission_play.new_mission`: the player's force is blue, the
 enemy comes as PEFs and is played by the rules inside the engine (§20, §22.4).
 :class:`NoQuarterPatrolEnv`, :class:`NoQuarterAttackEnv` and :class:`NoQuarterDefendEnv`
 are the registered ids ``wargym/NoQuarter-{Patrol,Attack,Defend}-v0``.
@@ -24,13 +24,13 @@ from wargym.envs.base import check_observation_size, check_render_mode
 from wargym.rules.dice import Dice, RandomDice
 from wargym.rules.errors import TableError, short_repr
 from wargym.rules.events import Event
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.data import RulesOptions
-from wargym.rules.no_quarter.mission_play import setup_mission
-from wargym.rules.no_quarter.missions import mission_tables
-from wargym.rules.no_quarter.scenario import Scenario, load_scenario, scenario_from_dict
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.forces.data import RulesOptions
+from wargym.rules.no_quarter.forces.vocab import Side
+from wargym.rules.no_quarter.mission.mission_play import setup_mission
+from wargym.rules.no_quarter.mission.missions import mission_tables
+from wargym.rules.no_quarter.mission.scenario import Scenario, load_scenario, scenario_from_dict
 
 from .arguments import check_battle_bounds, check_skirmish_config
 from .core import MAX_REDRAWS, SHAPING_TERMS

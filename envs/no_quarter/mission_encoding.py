@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from wargym.rules.no_quarter.mission_play import PLAYER_EXITS
-from wargym.rules.no_quarter.missions import MissionType
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.vocab import Side
+from wargym.rules.no_quarter.mission.mission_play import PLAYER_EXITS
+from wargym.rules.no_quarter.mission.missions import MissionType
 
 from .codec import EDGES, Slots, battle_slots
 from .encoding import ObservationEncoder

@@ -14,11 +14,17 @@ import numpy as np
 from wargym.envs.base import EnvArgumentError, action_index, mask_allows
 from wargym.rules.dice import RandomDice
 from wargym.rules.errors import IllegalActionError, short_repr
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import Action, ActivateGroup, AssignFire, FireFirst, Move
-from wargym.rules.no_quarter.geometry import distance
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
+    Action,
+    ActivateGroup,
+    AssignFire,
+    FireFirst,
+    Move,
+)
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.vocab import Side
+from wargym.rules.no_quarter.sight_movement.geometry import distance
 
 if TYPE_CHECKING:
     pass
@@ -83,7 +89,7 @@ def rules_opponent(
     ``NotImplementedError``.
     """
     try:
-        from wargym.rules.no_quarter.enemy import NpContext, np_decide
+        from wargym.rules.no_quarter.non_player.enemy import NpContext, np_decide
     except ImportError:
         return scripted_opponent(battle, options)
     try:
@@ -124,7 +130,7 @@ def make_opponent(
     if spec == "rules":
         if context is None:
             try:
-                from wargym.rules.no_quarter.enemy import NpContext
+                from wargym.rules.no_quarter.non_player.enemy import NpContext
 
                 context = NpContext()
             except ImportError:

@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.perception import bodies
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.vocab import Side
+from wargym.rules.no_quarter.sight_movement.perception import bodies
 
 from .encoding import TERRAIN_PLANES, static_planes
 

@@ -20,10 +20,10 @@ from typing import Any
 
 from wargym.rules.dice import Dice
 from wargym.rules.events import Event
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.setup_events import PilotCreated
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.setup_events import PilotCreated
+from wargym.rules.no_quarter.forces.vocab import Side
 
 from .encoding import mechs_named, np_private, visible_enemies
 

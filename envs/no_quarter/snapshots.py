@@ -31,8 +31,8 @@ from wargym.envs.snapshot import (
     set_gym_rng,
 )
 from wargym.rules.errors import StateError
-from wargym.rules.no_quarter.enemy import NpContext
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.forces.vocab import Side
+from wargym.rules.no_quarter.non_player.enemy import NpContext
 
 from .core import (
     CORE_KEYS,

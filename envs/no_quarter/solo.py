@@ -26,8 +26,8 @@ from wargym.envs.base import (
 from wargym.rules.dice import RandomDice
 from wargym.rules.errors import short_repr
 from wargym.rules.events import Event
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.vocab import Side
 
 from .arguments import check_skirmish_config
 from .core import (

@@ -1,11 +1,11 @@
 """Python glue for the native No Quarter mirrors: battlefields and bases handed to the core.
 
 The core never reads a YAML file: :func:`sight_terrain` hands it a battlefield's rectangles and
-the line-of-sight table (:func:`~wargym.rules.no_quarter.terrain_tables.sight_config`), and every
-call passes the base radius, as the reference :func:`~wargym.rules.no_quarter.sight.sight` takes
+the line-of-sight table (:func:`~.terrain_tables.sight_config`), and every
+call passes the base radius, as the reference :func:`~.sight.sight` takes
 them.
 
->>> from wargym.rules.no_quarter.terrain import Battlefield
+>>> from wargym.rules.no_quarter.battlefield.terrain import Battlefield
 >>> terrain = sight_terrain(Battlefield())
 >>> sight(terrain, (1.0, 1.0), (5.0, 1.0), base_radius=0.5).clear_lines
 3
@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 
 from wargym.native import _core
-from wargym.rules.no_quarter.sight import Sight
-from wargym.rules.no_quarter.terrain import Battlefield, Body
-from wargym.rules.no_quarter.terrain_tables import SightConfig, sight_config
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Body
+from wargym.rules.no_quarter.battlefield.terrain_tables import SightConfig, sight_config
+from wargym.rules.no_quarter.sight_movement.sight import Sight
 
 core: Any = _core.no_quarter
 """The compiled mirrors (``wargym.native._core.no_quarter``)."""
@@ -53,7 +53,7 @@ def sight_terrain(bf: Battlefield, config: SightConfig | None = None) -> Any:
 
 
 def native_bodies(bodies: Sequence[Body]) -> Any:
-    """The native ``Bodies`` of a sequence of :class:`~wargym.rules.no_quarter.terrain.Body`."""
+    """The native ``Bodies`` of a sequence of :class:`~.terrain.Body`."""
     ids = np.array([b.id for b in bodies], dtype=np.int64)
     xyr = np.array([(b.pos[0], b.pos[1], b.radius) for b in bodies], dtype=np.float64)
     return core.Bodies(ids, xyr.reshape(len(bodies), 3))

@@ -23,7 +23,7 @@ Controllers of the player side:
 The enemy side of every mission is the rules' NP AI (§22.4), so ``--enemy`` accepts only
 ``scripted``. The game is saved atomically after every mission and at the end of a session.
 ``start`` refuses a save file that exists (``--force`` overwrites it). ``start`` and
-``continue`` hold the save's lock (:func:`~wargym.rules.no_quarter.saves.save_lock`) for the
+``continue`` hold the save's lock (:func:`~.saves.save_lock`) for the
 whole session: a second session on the same save waits :data:`SESSION_WAIT` seconds, then
 refuses, so two sessions never play from the same state and no mission is lost. Bad arguments
 and bad files exit with status 2 and one line on stderr (docs/bad_input.md).
@@ -45,7 +45,7 @@ import numpy as np
 from wargym import cli_args
 from wargym.rules.dice import RandomDice
 from wargym.rules.errors import RulesError
-from wargym.rules.no_quarter.actions import (
+from wargym.rules.no_quarter.battle.actions import (
     AssignFire,
     ChooseObjective,
     ExitTable,
@@ -54,16 +54,16 @@ from wargym.rules.no_quarter.actions import (
     KeepGroups,
     Move,
 )
-from wargym.rules.no_quarter.campaign import Campaign, load_definition
-from wargym.rules.no_quarter.campaign_play import (
+from wargym.rules.no_quarter.campaigns.campaign import Campaign, load_definition
+from wargym.rules.no_quarter.campaigns.campaign_play import (
     AnyAction,
     CampaignGame,
     EndAssignment,
     LaunchMission,
     SelectMech,
 )
-from wargym.rules.no_quarter.saves import load_game, save_game, save_lock
-from wargym.rules.no_quarter.vocab import Faction, Side
+from wargym.rules.no_quarter.campaigns.saves import load_game, save_game, save_lock
+from wargym.rules.no_quarter.forces.vocab import Faction, Side
 
 Controller = Callable[[CampaignGame, list[AnyAction]], AnyAction | None]
 """Picks one of the legal options; None asks to save and stop."""

@@ -84,12 +84,12 @@ def run(args: argparse.Namespace) -> int:
     from wargym.agents.learned import shipped_model
     from wargym.rules.dice import RandomDice
     from wargym.rules.errors import TableError
-    from wargym.rules.no_quarter import game
-    from wargym.rules.no_quarter.actions import action_to_dict
-    from wargym.rules.no_quarter.cestus_v_data import load_mission
-    from wargym.rules.no_quarter.cestus_v_rolls import mission_scenario
-    from wargym.rules.no_quarter.mission_play import setup_mission
-    from wargym.rules.no_quarter.vocab import Faction
+    from wargym.rules.no_quarter.battle import game
+    from wargym.rules.no_quarter.battle.actions import action_to_dict
+    from wargym.rules.no_quarter.cestus.cestus_v_data import load_mission
+    from wargym.rules.no_quarter.cestus.cestus_v_rolls import mission_scenario
+    from wargym.rules.no_quarter.forces.vocab import Faction
+    from wargym.rules.no_quarter.mission.mission_play import setup_mission
 
     check_output("--replay", args.replay)
     check_output("--html", args.html)

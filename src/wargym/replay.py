@@ -128,8 +128,8 @@ def _step_label(i: int, step: dict[str, Any]) -> str:
 
 def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -> dict[str, Any]:
     from wargym.rules.errors import RulesError
-    from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
-    from wargym.rules.no_quarter.state import Battle
+    from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
+    from wargym.rules.no_quarter.battle.state import Battle
 
     try:
         battle = Battle.from_dict(start)

@@ -18,7 +18,7 @@ from wargym.envs.no_quarter.encoding import visible_enemies
 from wargym.envs.no_quarter.snapshots import parse_core
 from wargym.envs.snapshot import digest
 from wargym.rules.errors import StateError
-from wargym.rules.no_quarter.actions import DecisionKind
+from wargym.rules.no_quarter.battle.actions import DecisionKind
 
 ROWS = len(ACTION_FEATURES) + len(ADVICE_ROWS)
 SCORED = {DecisionKind.ASSIGN_FIRE, DecisionKind.ACTIVATE_GROUP, DecisionKind.CHOOSE_MECH}

@@ -8,10 +8,10 @@ from wargym.agents.determinise import HIDDEN_FIELDS, Sightings, determinise
 from wargym.agents.envspecs import mirror_skirmish
 from wargym.agents.mcts import NoQuarterMCTS
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.enemy import known_enemies
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side, Status
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.vocab import Side, Status
+from wargym.rules.no_quarter.non_player.enemy import known_enemies
 
 
 def _battle_with_hidden_enemy(seed: int) -> tuple[Battle, Side, int]:

@@ -11,10 +11,10 @@ from wargym.agents.envspecs import mirror_skirmish
 from wargym.agents.evaluation import play_match, wilson
 from wargym.agents.heuristic import NoQuarterHeuristic, hit_chance
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.enemy import known_enemies
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side, Status
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.vocab import Side, Status
+from wargym.rules.no_quarter.non_player.enemy import known_enemies
 
 
 @pytest.mark.parametrize(

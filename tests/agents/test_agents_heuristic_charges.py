@@ -9,13 +9,19 @@ import numpy as np
 from wargym.agents.heuristic import NoQuarterHeuristic
 from wargym.agents.mcts import NoQuarterMCTS
 from wargym.rules.dice import FallbackDice, RandomDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import AssignFire, ChooseMech, DecisionKind, FreeMove, Move
-from wargym.rules.no_quarter.reaction import in_sight_dice
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import Faction, Side, Terrain
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
+    AssignFire,
+    ChooseMech,
+    DecisionKind,
+    FreeMove,
+    Move,
+)
+from wargym.rules.no_quarter.battle.reaction import in_sight_dice
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Side, Terrain
 
 
 def _keep(options: list[object]) -> object:

@@ -9,12 +9,12 @@ import numpy as np
 from wargym.agents.heuristic import NoQuarterHeuristic
 from wargym.agents.mcts import NoQuarterMCTS
 from wargym.rules.dice import FallbackDice, RandomDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import Decision, DecisionKind, Face, Stay
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.terrain import Battlefield
-from wargym.rules.no_quarter.vocab import Faction, Side
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import Decision, DecisionKind, Face, Stay
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Side
 
 
 def _at_face(blue_at: tuple[float, float], red_at: tuple[float, float]) -> Battle:

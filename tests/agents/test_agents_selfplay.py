@@ -40,7 +40,7 @@ def test_selfplay_opponent_is_drawn_at_reset_and_kept_for_the_episode(tmp_path: 
 
 def test_selfplay_mirror_factory_gives_both_sides_the_same_designs() -> None:
     from wargym.rules.dice import RandomDice
-    from wargym.rules.no_quarter.vocab import Side
+    from wargym.rules.no_quarter.forces.vocab import Side
 
     battle = MirrorSkirmish(mechs_per_side=3)(np.random.default_rng(4), RandomDice.from_seed(4))
     blue = sorted(m.design.id for m in battle.mechs.values() if m.side is Side.BLUE)

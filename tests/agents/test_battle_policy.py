@@ -8,10 +8,10 @@ from wargym.agents.battle_policy import VIEW, PolicyPlayer, local_slots
 from wargym.agents.learned import shipped_model
 from wargym.envs.no_quarter.encoding import visible_enemies
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.geometry import distance
-from wargym.rules.no_quarter.setup import new_skirmish
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.forces.setup import new_skirmish
+from wargym.rules.no_quarter.forces.vocab import Side
+from wargym.rules.no_quarter.sight_movement.geometry import distance
 
 
 def test_local_slots_put_the_deciding_mech_first_then_its_nearest_team_mates() -> None:

@@ -113,7 +113,7 @@ def test_registry_import_wargym_registers_without_importing_gymnasium() -> None:
     code = (
         "import sys, wargym\n"
         "assert 'gymnasium' not in sys.modules, 'import wargym pulled in gymnasium'\n"
-        "import wargym.rules.no_quarter.game\n"
+        "import wargym.rules.no_quarter.battle.game\n"
         "assert 'gymnasium' not in sys.modules, 'import wargym.rules pulled in gymnasium'\n"
         "import gymnasium\n"
         "assert 'wargym/NoQuarter-Skirmish-v0' in gymnasium.registry\n"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from wargym.rules.no_quarter.battlefield_gen import generate_battlefield
-from wargym.rules.no_quarter.terrain import Battlefield, Body, Feature
-from wargym.rules.no_quarter.terrain_tables import terrain_config
-from wargym.rules.no_quarter.vocab import Terrain
+from wargym.rules.no_quarter.battlefield.battlefield_gen import generate_battlefield
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Body, Feature
+from wargym.rules.no_quarter.battlefield.terrain_tables import terrain_config
+from wargym.rules.no_quarter.forces.vocab import Terrain
 
 Point = tuple[float, float]
 

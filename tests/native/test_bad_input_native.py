@@ -17,8 +17,8 @@ from wargym.native import _core
 from wargym.native import no_quarter as nnq
 from wargym.native.errors import NativeArgumentError, NativeTypeError
 from wargym.rules.errors import RulesError
-from wargym.rules.no_quarter.terrain import Battlefield, Body
-from wargym.rules.no_quarter.terrain_tables import sight_config
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Body
+from wargym.rules.no_quarter.battlefield.terrain_tables import sight_config
 
 g = _core.no_quarter
 HUGE = "x" * 100_000

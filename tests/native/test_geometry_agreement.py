@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _random_inputs import coordinate, point  # noqa: E402
 
 from wargym.native import _core  # noqa: E402
-from wargym.rules.no_quarter import geometry  # noqa: E402
+from wargym.rules.no_quarter.sight_movement import geometry  # noqa: E402
 
 N = 4000
 native = _core.no_quarter

@@ -1,6 +1,6 @@
-"""The native three-line LOS agrees with rules/no_quarter/sight.py on seeded random inputs.
+"""The native three-line LOS agrees with rules/no_quarter/sight_movement/sight.py on random inputs.
 
-Every field of :class:`~wargym.rules.no_quarter.sight.Sight` must be equal (floats bit for
+Every field of :class:`~.sight.Sight` must be equal (floats bit for
 bit): random battlefields (generated and hand-made: buildings, woods, hills with crests, deep
 water, well-lit features; day, night, inclement weather), random bases, observers and targets
 on and off features, with and without EWS, several base radii.
@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _random_inputs import battlefield, bodies, near_feature_point, point  # noqa: E402
 
 from wargym.native import no_quarter as native  # noqa: E402
-from wargym.rules.no_quarter import sight as reference  # noqa: E402
-from wargym.rules.no_quarter.terrain_tables import sight_config  # noqa: E402
+from wargym.rules.no_quarter.battlefield.terrain_tables import sight_config  # noqa: E402
+from wargym.rules.no_quarter.sight_movement import sight as reference  # noqa: E402
 
 BATTLEFIELDS = 120
 PAIRS = 60  # per battlefield: 7,200 sight lines

@@ -185,7 +185,7 @@ _CRITICAL = {
     ],
 )
 def test_no_quarter_event_record_fields_are_checked(data: dict, field: str) -> None:
-    from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
+    from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
 
     before = json.dumps(data)
     with pytest.raises(StateError, match=field):
@@ -194,8 +194,8 @@ def test_no_quarter_event_record_fields_are_checked(data: dict, field: str) -> N
 
 
 def test_no_quarter_event_record_fields_default_for_old_logs() -> None:
-    from wargym.rules.no_quarter import events as ev
-    from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
+    from wargym.rules.no_quarter.battle import events as ev
+    from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
 
     reaction = NO_QUARTER_EVENTS.from_dict(dict(_REACTION))
     assert isinstance(reaction, ev.ReactionTaken)

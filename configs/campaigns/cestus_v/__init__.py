@@ -1,6 +1,6 @@
 """The Cestus V campaign (No Quarter §27): ``campaign.yaml`` and one YAML file per mission.
 
-Read by :mod:`wargym.rules.no_quarter.cestus_v_data`. Mission file schema (every key required
+Read by :mod:`wargym.rules.no_quarter.cestus.cestus_v_data`. Mission file schema (every key required
 unless marked optional; numbers and tables are data, names paraphrase the book)::
 
     # Source: <citation>                      (first line: a comment citing the source)

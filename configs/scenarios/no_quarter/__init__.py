@@ -1,4 +1,4 @@
-"""No Quarter scenario files, read by ``wargym.rules.no_quarter.scenario.load_scenario``.
+"""No Quarter scenario files, read by ``wargym.rules.no_quarter.mission.scenario.load_scenario``.
 
 Schema (every key except ``name``, ``mission``, ``player`` and ``enemy`` is optional)::
 

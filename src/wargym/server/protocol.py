@@ -136,7 +136,7 @@ class Handler:
     # -- messages ------------------------------------------------------------------------
     def _info(self, body: dict[str, Any]) -> dict[str, Any]:
         from wargym import __version__
-        from wargym.rules.no_quarter.scenario import scenario_names
+        from wargym.rules.no_quarter.mission.scenario import scenario_names
 
         from .validation import MAX_DEPTH
 
@@ -175,8 +175,8 @@ class Handler:
         return self._position(battle, events)
 
     def _scenario(self, name: str, rng: np.random.Generator, dice: Any) -> tuple[Any, list[Any]]:
-        from wargym.rules.no_quarter.mission_play import new_mission_logged
-        from wargym.rules.no_quarter.scenario import scenario_names
+        from wargym.rules.no_quarter.mission.mission_play import new_mission_logged
+        from wargym.rules.no_quarter.mission.scenario import scenario_names
 
         names = scenario_names()
         if name not in names:
@@ -195,8 +195,8 @@ class Handler:
 
     def _act(self, body: dict[str, Any]) -> dict[str, Any]:
         from wargym.rules.dice import RandomDice
-        from wargym.rules.no_quarter import game
-        from wargym.rules.no_quarter.actions import action_from_dict
+        from wargym.rules.no_quarter.battle import game
+        from wargym.rules.no_quarter.battle.actions import action_from_dict
 
         battle = _load(body)
         raw = require(body, "action", dict, "an action object")
@@ -211,7 +211,7 @@ class Handler:
 
     def _opponent_move(self, body: dict[str, Any]) -> dict[str, Any]:
         from wargym.rules.dice import RandomDice
-        from wargym.rules.no_quarter import game
+        from wargym.rules.no_quarter.battle import game
 
         battle = _load(body)
         default = "rules" if self.policy is None else "onnx"
@@ -238,7 +238,7 @@ class Handler:
         else:
             action = resumed(lambda: _rules_choice(battle, legal, pick_rng))
         events = resumed(lambda: game.play(battle, action, RandomDice(dice_rng)))
-        from wargym.rules.no_quarter.actions import action_to_dict
+        from wargym.rules.no_quarter.battle.actions import action_to_dict
 
         return {
             "action": action_to_dict(action),
@@ -250,8 +250,8 @@ class Handler:
     # -- shared --------------------------------------------------------------------------
     @staticmethod
     def _position(battle: Any, events: Sequence[Any], include_state: bool = True) -> dict[str, Any]:
-        from wargym.rules.no_quarter import game
-        from wargym.rules.no_quarter.actions import action_to_dict
+        from wargym.rules.no_quarter.battle import game
+        from wargym.rules.no_quarter.battle.actions import action_to_dict
 
         decision = game.decider(battle)
         result = game.outcome(battle)
@@ -295,7 +295,7 @@ def _echoable(rid: Any) -> bool:
 
 def _load(body: dict[str, Any]) -> Any:
     """The request's ``state``: a battle whose every part validates and whose rules resume."""
-    from wargym.rules.no_quarter import game
+    from wargym.rules.no_quarter.battle import game
 
     battle = load_battle(require(body, "state", dict, "a battle object"))  # check_battle
     resumed(lambda: game.legal_actions(battle))  # the pending decision's options, cached
@@ -305,9 +305,9 @@ def _load(body: dict[str, Any]) -> Any:
 def _skirmish(
     settings: dict[str, Any], rng: np.random.Generator, dice: Any
 ) -> tuple[Any, list[Any]]:
-    from wargym.rules.no_quarter.setup import new_skirmish_logged
-    from wargym.rules.no_quarter.state import BattleOptions
-    from wargym.rules.no_quarter.vocab import Faction
+    from wargym.rules.no_quarter.battle.state import BattleOptions
+    from wargym.rules.no_quarter.forces.setup import new_skirmish_logged
+    from wargym.rules.no_quarter.forces.vocab import Faction
 
     unknown = sorted(set(settings) - _SKIRMISH)
     if unknown:

@@ -2,8 +2,8 @@
 
 ``Battle`` keeps three parts as the engine's own plain JSON: ``frames``, ``np`` and
 ``mission``. Their checks (keys, types, ranges, mech ids) are part of the one definition of
-a valid battle, :func:`wargym.rules.no_quarter.validity.check_battle` (in
-:mod:`wargym.rules.no_quarter.validity_parts`), which :func:`~.validation.load_battle` runs
+a valid battle, :func:`wargym.rules.no_quarter.battle.validity.check_battle` (in
+:mod:`wargym.rules.no_quarter.battle.validity_parts`), which :func:`~.validation.load_battle` runs
 with ``root="state"``: a refusal names ``state.frames.2.mech``, ``state.np.pefs.0.pos``...
 
 What those checks cannot see (a stage that does not fit the rest of the stack, say) the engine

@@ -5,7 +5,7 @@ refuses ``NaN``/``Infinity`` and repeated keys; :func:`require` and friends chec
 and raise :class:`ProtocolError` naming it; :func:`load_battle` rebuilds a No Quarter battle with
 ``Battle.from_dict`` (which checks structure and version) and refuses what a well-formed but
 tampered state could still carry through the engine's one definition of a valid state,
-``wargym.rules.no_quarter.validity.check_battle`` (with rule-table designs only and a pending
+``wargym.rules.no_quarter.battle.validity.check_battle`` (with rule-table designs only and a pending
 decision required): designs that differ from the rule tables, armour above the design's or
 below 0, positions off the table or not finite, out-of-range turn limits and move
 enumerations that would make the legal options explode, dangling mech ids.
@@ -298,8 +298,8 @@ def load_battle(data: Any) -> Any:
     Raises:
         ProtocolError: ``invalid_state`` naming the offending part (``state.mechs.0.armor.1``).
     """
-    from wargym.rules.no_quarter.state import Battle
-    from wargym.rules.no_quarter.validity import InvalidBattleError, check_battle
+    from wargym.rules.no_quarter.battle.state import Battle
+    from wargym.rules.no_quarter.battle.validity import InvalidBattleError, check_battle
 
     if not isinstance(data, dict):
         raise ProtocolError("invalid_state", "state: expected a battle object", "state")

@@ -11,8 +11,8 @@ import wargym.envs  # noqa: F401
 from wargym.agents.envspecs import mirror_skirmish
 from wargym.envs.no_quarter.action_features import ACTION_FEATURES, action_features
 from wargym.envs.no_quarter.encoding import visible_enemies
-from wargym.rules.no_quarter.actions import Move
-from wargym.rules.no_quarter.terrain import is_concealed
+from wargym.rules.no_quarter.battle.actions import Move
+from wargym.rules.no_quarter.battlefield.terrain import is_concealed
 
 
 def _env() -> gymnasium.Env:

@@ -21,17 +21,17 @@ from wargym.envs.no_quarter.campaign_env import NoQuarterCampaignEnv
 from wargym.envs.no_quarter.encoding import SECRET_TABLES, visible_enemies
 from wargym.rules.dice import RandomDice
 from wargym.rules.errors import IllegalActionError, StateError
-from wargym.rules.no_quarter import game as battle_game
-from wargym.rules.no_quarter.actions import Move
-from wargym.rules.no_quarter.campaign import load_definition
-from wargym.rules.no_quarter.campaign_play import (
+from wargym.rules.no_quarter.battle import game as battle_game
+from wargym.rules.no_quarter.battle.actions import Move
+from wargym.rules.no_quarter.campaigns.campaign import load_definition
+from wargym.rules.no_quarter.campaigns.campaign_play import (
     AssignPilot,
     CampaignGame,
     EndAssignment,
     LaunchMission,
     SelectMech,
 )
-from wargym.rules.no_quarter.vocab import Faction, Side
+from wargym.rules.no_quarter.forces.vocab import Faction, Side
 
 ENV_ID = "wargym/NoQuarter-CestusV-v0"
 FAST: dict[str, Any] = {"max_turns": 2}

@@ -18,12 +18,12 @@ import pytest
 import wargym.envs  # noqa: F401  (registers the ids)
 from wargym.envs.no_quarter.codec import ActionCodec
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import Decision, DecisionKind, Face
-from wargym.rules.no_quarter.perception import TWISTS
-from wargym.rules.no_quarter.setup import new_skirmish
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import Decision, DecisionKind, Face
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.setup import new_skirmish
+from wargym.rules.no_quarter.forces.vocab import Side
+from wargym.rules.no_quarter.sight_movement.perception import TWISTS
 
 CODEC = ActionCodec(max_mechs=3)
 

@@ -9,8 +9,8 @@ import pytest
 
 from wargym.envs.no_quarter import codec
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.setup import new_skirmish
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.forces.setup import new_skirmish
 
 
 def _with(**changes: object) -> object:
@@ -29,7 +29,7 @@ def test_16_1_3_codec_free_reach_follows_free_move_inches(monkeypatch: pytest.Mo
 
 def test_17_4_heuristic_fast_moving_follows_the_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     from wargym.agents import heuristic
-    from wargym.rules.no_quarter import game
+    from wargym.rules.no_quarter.battle import game
 
     battle = new_skirmish(np.random.default_rng(0), RandomDice.from_seed(0))
     assert heuristic._fast_moving(battle) == 10.0  # the table's 10"

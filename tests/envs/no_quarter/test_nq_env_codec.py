@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 
 from wargym.envs.no_quarter.codec import WAIT, ActionCodec
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import Move, Stay
-from wargym.rules.no_quarter.setup import new_skirmish
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import Move, Stay
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.forces.setup import new_skirmish
+from wargym.rules.no_quarter.forces.vocab import Side
 
 CODEC = ActionCodec(max_mechs=3)
 
@@ -87,7 +87,7 @@ def test_nq_codec_size_is_fixed_by_the_configuration() -> None:
 def test_nq_codec_red_directions_are_mirrored() -> None:
     battle = _battle_after(4, 0)
     mech = next(m for m in battle.mechs.values() if m.side is Side.RED)
-    from wargym.rules.no_quarter.actions import Decision, DecisionKind
+    from wargym.rules.no_quarter.battle.actions import Decision, DecisionKind
 
     battle.decision = Decision(Side.RED, DecisionKind.MECH_ACTION, mech.id)
     east = CODEC.encode(Stay(mech.id, 0.0), battle)
@@ -109,7 +109,7 @@ def test_nq_codec_wait_and_empty_slots_decode_to_errors() -> None:
 
 
 def test_nq_codec_mission_actions_round_trip() -> None:
-    from wargym.rules.no_quarter.actions import (
+    from wargym.rules.no_quarter.battle.actions import (
         ChooseObjective,
         Decision,
         DecisionKind,

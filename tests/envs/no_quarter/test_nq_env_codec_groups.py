@@ -11,12 +11,18 @@ from wargym.envs.base import EnvArgumentError
 from wargym.envs.no_quarter.codec import ActionCodec
 from wargym.envs.no_quarter.solo import NoQuarterSkirmishEnv
 from wargym.rules.dice import RandomDice, ScriptedDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import DecisionKind, KeepGroups, LeadDone, LeadTeam, SplitOff
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield
-from wargym.rules.no_quarter.vocab import Faction, Side
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
+    DecisionKind,
+    KeepGroups,
+    LeadDone,
+    LeadTeam,
+    SplitOff,
+)
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Side
 
 CODEC = ActionCodec(max_mechs=9)
 

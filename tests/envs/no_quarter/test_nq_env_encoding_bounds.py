@@ -6,9 +6,9 @@ import numpy as np
 
 from wargym.envs.no_quarter.encoding import ObservationEncoder, visible_enemies
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.setup import new_skirmish
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.forces.setup import new_skirmish
+from wargym.rules.no_quarter.forces.vocab import Side
 
 
 def test_globals_stay_in_the_box_with_more_mechs_than_slots() -> None:

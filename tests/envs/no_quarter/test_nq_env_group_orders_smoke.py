@@ -15,9 +15,9 @@ import numpy as np
 import wargym.envs  # noqa: F401  (registers the ids)
 from wargym.agents.heuristic import NoQuarterHeuristic
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import DecisionKind
-from wargym.rules.no_quarter.setup import new_skirmish
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import DecisionKind
+from wargym.rules.no_quarter.forces.setup import new_skirmish
 
 GROUP_KINDS = (DecisionKind.LEAD_TEAMS, DecisionKind.SPLIT_GROUP)
 

@@ -14,7 +14,7 @@ from wargym.envs.no_quarter.codec import WAIT
 from wargym.envs.no_quarter.opponents import rules_opponent, scripted_opponent
 from wargym.envs.no_quarter.solo import NoQuarterSkirmishEnv
 from wargym.rules.errors import IllegalActionError
-from wargym.rules.no_quarter import game
+from wargym.rules.no_quarter.battle import game
 
 FAST: dict[str, Any] = {"max_turns": 3, "mechs_per_side": 2}
 

@@ -15,11 +15,11 @@ from wargym.envs.no_quarter.encoding import (
 )
 from wargym.envs.no_quarter.solo import NoQuarterSkirmishEnv
 from wargym.rules.dice import Dice, RandomDice
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import Faction, Side, Terrain
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Side, Terrain
 
 BLUE = ("star_army_c3", "star_army_c4")
 RED = ("hishen_c3", "hishen_c4")
@@ -86,7 +86,7 @@ def test_nq_hidden_enemy_difference_never_reaches_the_agent() -> None:
 
 
 def _named(event: dict[str, Any]) -> set[int]:
-    from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
+    from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
 
     return mechs_named(NO_QUARTER_EVENTS.from_dict(event))
 

@@ -17,12 +17,12 @@ import numpy as np
 import wargym.envs  # noqa: F401  (registers the ids)
 from wargym.agents.heuristic import NoQuarterHeuristic
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import DecisionKind
-from wargym.rules.no_quarter.setup import new_skirmish
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Attribute
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import DecisionKind
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.setup import new_skirmish
+from wargym.rules.no_quarter.forces.vocab import Attribute
 
 KINDS = (DecisionKind.LUCKY_REROLL, DecisionKind.MARKSMAN_LOCATION)
 

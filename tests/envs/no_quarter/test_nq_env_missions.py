@@ -30,9 +30,9 @@ from wargym.envs.no_quarter.mission_encoding import (
 )
 from wargym.rules.dice import Dice, FallbackDice, RandomDice
 from wargym.rules.errors import StateError, TableError
-from wargym.rules.no_quarter import np_events as npev
-from wargym.rules.no_quarter.missions import AttackObjective
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.forces.vocab import Side
+from wargym.rules.no_quarter.mission.missions import AttackObjective
+from wargym.rules.no_quarter.non_player import np_events as npev
 
 MISSION_IDS = [
     "wargym/NoQuarter-Patrol-v0",

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import wargym.envs  # noqa: F401
-import wargym.rules.no_quarter.np_flow as np_flow
+import wargym.rules.no_quarter.non_player.np_flow as np_flow
 
 
 def test_20_4_np_contacts_use_the_battles_rules_options(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from wargym.rules.dice import ScriptedDice, half_d6, passed_dice, possibility, successes
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.reaction import in_sight_dice, reaction_dice
-from wargym.rules.no_quarter.vocab import Faction, Race, ReactionTest
+from wargym.rules.no_quarter.battle.reaction import in_sight_dice, reaction_dice
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.forces.vocab import Faction, Race, ReactionTest
 
 
 def test_5_2_tv01_rep_5_leader_rolls_1_3_3_4_4_for_three_successes() -> None:

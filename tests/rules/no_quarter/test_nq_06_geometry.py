@@ -10,8 +10,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from wargym.rules.errors import StateError, TableError
-from wargym.rules.no_quarter import terrain_tables
-from wargym.rules.no_quarter.geometry import (
+from wargym.rules.no_quarter.battlefield import terrain_tables
+from wargym.rules.no_quarter.battlefield.terrain import (
+    Battlefield,
+    Body,
+    Feature,
+    building_armor_for,
+    deployment_points,
+    generate_battlefield,
+    path_problem,
+    terrain_config,
+)
+from wargym.rules.no_quarter.forces.vocab import Aspect, Terrain
+from wargym.rules.no_quarter.sight_movement.geometry import (
     angle_between,
     aspect,
     distance,
@@ -23,17 +34,6 @@ from wargym.rules.no_quarter.geometry import (
     segment_hits_circle,
     step_toward,
 )
-from wargym.rules.no_quarter.terrain import (
-    Battlefield,
-    Body,
-    Feature,
-    building_armor_for,
-    deployment_points,
-    generate_battlefield,
-    path_problem,
-    terrain_config,
-)
-from wargym.rules.no_quarter.vocab import Aspect, Terrain
 from wargym.rules.tables import parse_yaml, read_config_text
 
 coord = st.floats(-100.0, 100.0, allow_nan=False)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from wargym.rules.dice import ScriptedDice
-from wargym.rules.no_quarter.data import activation_rep, load_rules
-from wargym.rules.no_quarter.pilots import (
+from wargym.rules.no_quarter.forces.data import activation_rep, load_rules
+from wargym.rules.no_quarter.forces.pilots import (
     may_activate,
     new_pilot,
     roll_attributes,
@@ -14,7 +14,7 @@ from wargym.rules.no_quarter.pilots import (
     roll_race,
     roll_rep,
 )
-from wargym.rules.no_quarter.vocab import Attribute, Faction, Race
+from wargym.rules.no_quarter.forces.vocab import Attribute, Faction, Race
 
 RULES = load_rules()
 

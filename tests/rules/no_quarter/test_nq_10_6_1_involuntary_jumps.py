@@ -14,16 +14,16 @@ import numpy as np
 import pytest
 
 from wargym.rules.dice import FallbackDice, RandomDice
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter.consequences import duck_back, leave_battlefield
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.flow import Ctx
-from wargym.rules.no_quarter.geometry import heading_to
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.sight import sight
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import Faction, Side, Status, Terrain
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle.consequences import duck_back, leave_battlefield
+from wargym.rules.no_quarter.battle.flow import Ctx
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Side, Status, Terrain
+from wargym.rules.no_quarter.sight_movement.geometry import heading_to
+from wargym.rules.no_quarter.sight_movement.sight import sight
 
 
 def _row(x0: float, x1: float, y0: float, y1: float) -> tuple[Feature, ...]:
@@ -156,9 +156,9 @@ def test_10_6_1_the_wall_blocks_sight_from_the_cause() -> None:
 
 def test_10_4_2_d27_a_free_in_sight_move_crosses_flames() -> None:
     """The triggering force's free 2" move (§16.1.3) is a move: it rolls for flames (D27)."""
-    from wargym.rules.no_quarter.actions import FreeMove
-    from wargym.rules.no_quarter.flow import insight_frame
-    from wargym.rules.no_quarter.flow_move import insight_act
+    from wargym.rules.no_quarter.battle.actions import FreeMove
+    from wargym.rules.no_quarter.battle.flow import insight_frame
+    from wargym.rules.no_quarter.battle.flow_move import insight_act
 
     battle = _battle("free_company_c1", Battlefield())
     mech = battle.mechs[0]

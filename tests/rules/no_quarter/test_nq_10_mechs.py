@@ -7,8 +7,8 @@ import dataclasses
 import pytest
 
 from wargym.rules.errors import TableError
-from wargym.rules.no_quarter.data import RulesOptions, load_rules
-from wargym.rules.no_quarter.design import (
+from wargym.rules.no_quarter.forces.data import RulesOptions, load_rules
+from wargym.rules.no_quarter.forces.design import (
     DesignError,
     build_design,
     capacity_for_armor,
@@ -16,8 +16,8 @@ from wargym.rules.no_quarter.design import (
     speed_for_armor,
     validate_design,
 )
-from wargym.rules.no_quarter.records import MechDesign
-from wargym.rules.no_quarter.vocab import Faction, ItemType, Location
+from wargym.rules.no_quarter.forces.records import MechDesign
+from wargym.rules.no_quarter.forces.vocab import Faction, ItemType, Location
 
 RULES = load_rules()
 L = Location

@@ -11,15 +11,15 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.rules.dice import RandomDice, ScriptedDice
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter.consequences import remove
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.flow import Ctx
-from wargym.rules.no_quarter.leaders import commands, squad_of
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle, Mech
-from wargym.rules.no_quarter.terrain import Battlefield
-from wargym.rules.no_quarter.vocab import Faction, Rank, Removal, Side
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle.consequences import remove
+from wargym.rules.no_quarter.battle.flow import Ctx
+from wargym.rules.no_quarter.battle.state import Battle, Mech
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.forces.leaders import commands, squad_of
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Rank, Removal, Side
 
 RULES = load_rules()
 

@@ -15,9 +15,9 @@ import pytest
 
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import IllegalActionError, StateError
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import (
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
     ActivateGroup,
     DecisionKind,
     KeepGroups,
@@ -27,11 +27,11 @@ from wargym.rules.no_quarter.actions import (
     action_from_dict,
     action_to_dict,
 )
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.validity import check_battle
-from wargym.rules.no_quarter.vocab import Faction, Rank, Side, Terrain
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battle.validity import check_battle
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Rank, Side, Terrain
 
 
 def _battle(blue: int, options: BattleOptions, field: Battlefield | None = None) -> Battle:

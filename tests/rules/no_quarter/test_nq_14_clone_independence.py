@@ -15,11 +15,11 @@ from typing import Any
 import numpy as np
 
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.mission_play import new_mission
-from wargym.rules.no_quarter.setup import new_skirmish
-from wargym.rules.no_quarter.state import Battle, rubble
-from wargym.rules.no_quarter.vocab import Location, Removal, Side, Status
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.state import Battle, rubble
+from wargym.rules.no_quarter.forces.setup import new_skirmish
+from wargym.rules.no_quarter.forces.vocab import Location, Removal, Side, Status
+from wargym.rules.no_quarter.mission.mission_play import new_mission
 
 
 def _snapshot(battle: Battle) -> str:

@@ -10,13 +10,13 @@ import pytest
 
 from wargym.rules.dice import RandomDice
 from wargym.rules.errors import IllegalActionError, StateError
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import Move, action_from_dict, action_to_dict
-from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
-from wargym.rules.no_quarter.geometry import distance
-from wargym.rules.no_quarter.setup import new_skirmish
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.vocab import Faction
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import Move, action_from_dict, action_to_dict
+from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.forces.setup import new_skirmish
+from wargym.rules.no_quarter.forces.vocab import Faction
+from wargym.rules.no_quarter.sight_movement.geometry import distance
 
 FACTIONS = list(Faction)
 PLAYOUTS = 1000

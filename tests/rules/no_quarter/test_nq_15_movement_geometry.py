@@ -7,8 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from wargym.rules.no_quarter.geometry import distance, path_length
-from wargym.rules.no_quarter.terrain import (
+from wargym.rules.no_quarter.battlefield.terrain import (
     Battlefield,
     Body,
     Feature,
@@ -28,7 +27,8 @@ from wargym.rules.no_quarter.terrain import (
     path_problem,
     sight,
 )
-from wargym.rules.no_quarter.vocab import Terrain
+from wargym.rules.no_quarter.forces.vocab import Terrain
+from wargym.rules.no_quarter.sight_movement.geometry import distance, path_length
 
 OPEN = Battlefield()
 WOODS = Feature(Terrain.WOODS, 10.0, 0.0, 20.0, 10.0)

@@ -14,15 +14,21 @@ import numpy as np
 
 from wargym.rules.dice import FallbackDice, RandomDice
 from wargym.rules.events import Event
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import ActivateGroup, ChooseMech, DecisionKind, FreeMove, Move
-from wargym.rules.no_quarter.geometry import distance
-from wargym.rules.no_quarter.perception import line_between
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import Faction, Side, Terrain
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
+    ActivateGroup,
+    ChooseMech,
+    DecisionKind,
+    FreeMove,
+    Move,
+)
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Side, Terrain
+from wargym.rules.no_quarter.sight_movement.geometry import distance
+from wargym.rules.no_quarter.sight_movement.perception import line_between
 
 WALL = Feature(Terrain.BUILDING, 10.0, 14.0, 15.0, 18.0, building_armor=3)
 A, B, ENEMY = 0, 1, 2

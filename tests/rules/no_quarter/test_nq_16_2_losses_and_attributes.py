@@ -14,9 +14,9 @@ import pytest
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import TableError
 from wargym.rules.events import Event
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import (
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
     Action,
     ActivateGroup,
     AssignFire,
@@ -25,19 +25,19 @@ from wargym.rules.no_quarter.actions import (
     FreeMove,
     Move,
 )
-from wargym.rules.no_quarter.consequences import remove
-from wargym.rules.no_quarter.data import (
+from wargym.rules.no_quarter.battle.consequences import remove
+from wargym.rules.no_quarter.battle.flow import Ctx
+from wargym.rules.no_quarter.battle.state import LOCATIONS, Battle, BattleOptions
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.data import (
     CONFIG_DIR,
     TABLE_FILES,
     NoQuarterRules,
     load_rules,
     parse_rules,
 )
-from wargym.rules.no_quarter.flow import Ctx
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle, new_skirmish
-from wargym.rules.no_quarter.state import LOCATIONS, Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import (
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle, new_skirmish
+from wargym.rules.no_quarter.forces.vocab import (
     Attribute,
     Faction,
     Location,

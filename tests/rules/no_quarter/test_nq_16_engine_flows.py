@@ -12,24 +12,23 @@ import numpy as np
 
 from wargym.rules.dice import FallbackDice, RandomDice, ScriptedDice
 from wargym.rules.events import Event
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import (
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
     Charge,
     DecisionKind,
     DeclareMelee,
     FreeWill,
     Move,
 )
-from wargym.rules.no_quarter.consequences import remove
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.flow import Ctx
-from wargym.rules.no_quarter.flow_fire import fire_frame
-from wargym.rules.no_quarter.perception import form_groups
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import (
+from wargym.rules.no_quarter.battle.consequences import remove
+from wargym.rules.no_quarter.battle.flow import Ctx
+from wargym.rules.no_quarter.battle.flow_fire import fire_frame
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import (
     Faction,
     Location,
     MeleeAttack,
@@ -40,6 +39,7 @@ from wargym.rules.no_quarter.vocab import (
     Status,
     Terrain,
 )
+from wargym.rules.no_quarter.sight_movement.perception import form_groups
 
 
 def _battle(
@@ -109,7 +109,7 @@ def test_5_6_fired_on_pass_one_gives_zhuh_zhuh_rush_shot_in_the_engine() -> None
     frame["assigned"] = [[ppg, 1]]
     battle.frames = [frame]
     ctx = Ctx(battle, FallbackDice([1, 1, 5], np.random.default_rng(2)), load_rules())
-    from wargym.rules.no_quarter.flow_fire import resolve_firing
+    from wargym.rules.no_quarter.battle.flow_fire import resolve_firing
 
     resolve_firing(ctx, frame)
     game._run(ctx)
@@ -133,7 +133,7 @@ def _fire_once(battle: Battle, weapon: int, faces: list[int]) -> list[Event]:
     frame["assigned"] = [[weapon, 1]]
     battle.frames = [frame]
     ctx = Ctx(battle, FallbackDice(faces, np.random.default_rng(3)), load_rules())
-    from wargym.rules.no_quarter.flow_fire import resolve_firing
+    from wargym.rules.no_quarter.battle.flow_fire import resolve_firing
 
     resolve_firing(ctx, frame)
     game._run(ctx)

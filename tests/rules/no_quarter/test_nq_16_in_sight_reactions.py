@@ -14,9 +14,9 @@ import pytest
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import IllegalActionError
 from wargym.rules.events import Event
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import (
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
     Action,
     ActivateGroup,
     AssignFire,
@@ -29,11 +29,11 @@ from wargym.rules.no_quarter.actions import (
     Move,
     Stay,
 )
-from wargym.rules.no_quarter.perception import line_between, sees
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import LOCATIONS, Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import Faction, Location, Side, Status, Terrain
+from wargym.rules.no_quarter.battle.state import LOCATIONS, Battle, BattleOptions
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Location, Side, Status, Terrain
+from wargym.rules.no_quarter.sight_movement.perception import line_between, sees
 
 WALL = Feature(Terrain.BUILDING, 10.0, 14.0, 15.0, 18.0, building_armor=3)
 """Hides red at (18, 24) from (10, 10) but not from (16, 6) or from (18, 10)."""

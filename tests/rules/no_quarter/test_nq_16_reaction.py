@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wargym.rules.dice import ScriptedDice, passed_dice, successes
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.reaction import (
+from wargym.rules.no_quarter.battle.reaction import (
     ReactionOutcome,
     in_sight_bonus_successes,
     in_sight_dice,
@@ -19,7 +18,8 @@ from wargym.rules.no_quarter.reaction import (
     twice_as_many_friendly_losses,
     worst_result,
 )
-from wargym.rules.no_quarter.vocab import (
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.forces.vocab import (
     Attribute,
     Faction,
     ItemType,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wargym.rules.no_quarter.terrain import (
+from wargym.rules.no_quarter.battlefield.terrain import (
     Battlefield,
     Body,
     Feature,
@@ -13,7 +13,7 @@ from wargym.rules.no_quarter.terrain import (
     protected_locations,
     sight,
 )
-from wargym.rules.no_quarter.vocab import Location, Terrain
+from wargym.rules.no_quarter.forces.vocab import Location, Terrain
 
 GUT_LEGS = frozenset({Location.GUT, Location.LEG_L, Location.LEG_R})
 OPEN = Battlefield()

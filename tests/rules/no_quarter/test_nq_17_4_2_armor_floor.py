@@ -15,16 +15,16 @@ import dataclasses
 import numpy as np
 
 from wargym.rules.dice import FallbackDice, RandomDice, ScriptedDice
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.melee import melee_damage
-from wargym.rules.no_quarter.ranged_combat import ranged_damage
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.terrain import Battlefield
-from wargym.rules.no_quarter.validity import check_battle
-from wargym.rules.no_quarter.vocab import Faction, Location, Side
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.melee import melee_damage
+from wargym.rules.no_quarter.battle.ranged_combat import ranged_damage
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.battle.validity import check_battle
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Location, Side
 
 RULES = load_rules()
 

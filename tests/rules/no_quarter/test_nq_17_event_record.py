@@ -13,18 +13,25 @@ import numpy as np
 
 from wargym.rules.dice import FallbackDice, RandomDice, ScriptedDice
 from wargym.rules.events import Event
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import AttackBuilding, Decision, DecisionKind
-from wargym.rules.no_quarter.consequences import critical_hit
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
-from wargym.rules.no_quarter.flow import Ctx
-from wargym.rules.no_quarter.flow_fire import fire_frame, resolve_firing
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import Faction, Location, MeleeAttack, Removal, Side, Terrain
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import AttackBuilding, Decision, DecisionKind
+from wargym.rules.no_quarter.battle.consequences import critical_hit
+from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
+from wargym.rules.no_quarter.battle.flow import Ctx
+from wargym.rules.no_quarter.battle.flow_fire import fire_frame, resolve_firing
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import (
+    Faction,
+    Location,
+    MeleeAttack,
+    Removal,
+    Side,
+    Terrain,
+)
 
 WALL = Feature(Terrain.BUILDING, 16.0, 15.0, 20.0, 17.0, building_armor=3)
 

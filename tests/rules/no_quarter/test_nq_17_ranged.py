@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wargym.rules.dice import ScriptedDice
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.ranged_combat import (
+from wargym.rules.no_quarter.battle.ranged_combat import (
     CriticalKind,
     DamageOutcome,
     better_location,
@@ -21,7 +20,8 @@ from wargym.rules.no_quarter.ranged_combat import (
     ranged_rep,
     to_hit,
 )
-from wargym.rules.no_quarter.vocab import Attribute, Location, Removal
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.forces.vocab import Attribute, Location, Removal
 
 RULES = load_rules()
 L = Location

@@ -15,9 +15,9 @@ import pytest
 
 from wargym.rules.dice import FallbackDice, RandomDice
 from wargym.rules.events import Event
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import (
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
     AssignFire,
     Charge,
     ChooseMech,
@@ -25,12 +25,12 @@ from wargym.rules.no_quarter.actions import (
     FreeMove,
     Move,
 )
-from wargym.rules.no_quarter.reaction import in_sight_dice
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.validity import check_battle
-from wargym.rules.no_quarter.vocab import Faction, Side, Terrain
+from wargym.rules.no_quarter.battle.reaction import in_sight_dice
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battle.validity import check_battle
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Side, Terrain
 
 WALL = Feature(Terrain.BUILDING, 14.0, 19.5, 17.0, 21.5, building_armor=3)
 
@@ -223,8 +223,8 @@ def test_18_2_d3_charge_needs_the_target_in_the_front_arc() -> None:
 
 def test_18_2_1_np_side_answers_the_split_with_a_legal_assignment() -> None:
     """The rules' NP AI assigns the target's weapons at the split decision (§22.4)."""
-    from wargym.rules.no_quarter.enemy import NpContext
-    from wargym.rules.no_quarter.enemy_decide import np_decide
+    from wargym.rules.no_quarter.non_player.enemy import NpContext
+    from wargym.rules.no_quarter.non_player.enemy_decide import np_decide
 
     battle = _battle()
     _log, dice = _charge_both(battle, 6, 6, 1, 1, 6, 6)
@@ -295,7 +295,7 @@ def test_18_2_d3_charge_at_a_target_behind_is_refused_unchanged() -> None:
 def test_18_2_1_split_fire_cannot_be_held_or_aimed_elsewhere_unchanged() -> None:
     """Bad input: holding the split fire while weapons reach a charger is illegal (mandatory)."""
     from wargym.rules.errors import IllegalActionError
-    from wargym.rules.no_quarter.actions import EndFire
+    from wargym.rules.no_quarter.battle.actions import EndFire
 
     battle = _battle()
     _log, dice = _charge_both(battle, 6, 6, 1, 1, 6, 6)
@@ -307,7 +307,7 @@ def test_18_2_1_split_fire_cannot_be_held_or_aimed_elsewhere_unchanged() -> None
 
 def test_18_2_1_bad_waiting_charge_in_a_saved_state_is_refused() -> None:
     """Bad input: a waiting charge with an unknown outcome is an InvalidBattleError naming it."""
-    from wargym.rules.no_quarter.validity import InvalidBattleError
+    from wargym.rules.no_quarter.battle.validity import InvalidBattleError
 
     battle = _battle()
     _charge_both(battle, 6, 6, 1, 1, 6, 6)

@@ -13,9 +13,9 @@ import pytest
 from wargym.rules.dice import FallbackDice, RandomDice
 from wargym.rules.errors import IllegalActionError
 from wargym.rules.events import Event
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import (
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
     Charge,
     ChooseMech,
     DecisionKind,
@@ -23,16 +23,15 @@ from wargym.rules.no_quarter.actions import (
     FreeMove,
     Move,
 )
-from wargym.rules.no_quarter.data import NoQuarterRules, load_rules
-from wargym.rules.no_quarter.flow import Ctx
-from wargym.rules.no_quarter.flow_fire import fire_frame, resolve_firing
-from wargym.rules.no_quarter.flow_move import insight_options
-from wargym.rules.no_quarter.geometry import distance
-from wargym.rules.no_quarter.reaction import in_sight_dice
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import LOCATIONS, Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import (
+from wargym.rules.no_quarter.battle.flow import Ctx
+from wargym.rules.no_quarter.battle.flow_fire import fire_frame, resolve_firing
+from wargym.rules.no_quarter.battle.flow_move import insight_options
+from wargym.rules.no_quarter.battle.reaction import in_sight_dice
+from wargym.rules.no_quarter.battle.state import LOCATIONS, Battle, BattleOptions
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.data import NoQuarterRules, load_rules
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import (
     Aspect,
     Faction,
     Location,
@@ -41,6 +40,7 @@ from wargym.rules.no_quarter.vocab import (
     Status,
     Terrain,
 )
+from wargym.rules.no_quarter.sight_movement.geometry import distance
 
 
 def _battle(n_blue: int = 1, n_red: int = 1, features: tuple[Feature, ...] = ()) -> Battle:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wargym.rules.dice import ScriptedDice, passed_dice, successes
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.melee import (
+from wargym.rules.no_quarter.battle.melee import (
     ChargeOutcome,
     charge_outcome,
     charge_target_dice,
@@ -17,8 +16,9 @@ from wargym.rules.no_quarter.melee import (
     melee_hit_location,
     melee_margin,
 )
-from wargym.rules.no_quarter.ranged_combat import CriticalKind, DamageOutcome, critical_kind
-from wargym.rules.no_quarter.vocab import Aspect, Attribute, Location, MeleeAttack, Race
+from wargym.rules.no_quarter.battle.ranged_combat import CriticalKind, DamageOutcome, critical_kind
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.forces.vocab import Aspect, Attribute, Location, MeleeAttack, Race
 
 RULES = load_rules()
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from wargym.rules.no_quarter.terrain import Battlefield, Feature, sight
-from wargym.rules.no_quarter.vocab import Terrain
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature, sight
+from wargym.rules.no_quarter.forces.vocab import Terrain
 
 CREST = ((14.0, 30.0), (22.0, 30.0))
 FIELD = Battlefield(features=(Feature(Terrain.HILL, 14.0, 26.0, 22.0, 34.0, crest=CREST),))

@@ -8,10 +8,10 @@ import math
 import pytest
 
 from wargym.rules.errors import StateError, TableError
-from wargym.rules.no_quarter import terrain_tables
-from wargym.rules.no_quarter.campaign import definition_from_dict, load_definition
-from wargym.rules.no_quarter.terrain import Battlefield, Feature, move_cost, path_cost
-from wargym.rules.no_quarter.vocab import Terrain
+from wargym.rules.no_quarter.battlefield import terrain_tables
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature, move_cost, path_cost
+from wargym.rules.no_quarter.campaigns.campaign import definition_from_dict, load_definition
+from wargym.rules.no_quarter.forces.vocab import Terrain
 from wargym.rules.serial import to_jsonable
 from wargym.rules.tables import parse_yaml, read_config_text
 

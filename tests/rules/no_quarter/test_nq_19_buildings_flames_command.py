@@ -10,19 +10,24 @@ import dataclasses
 import numpy as np
 
 from wargym.rules.dice import FallbackDice, RandomDice
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import AttackBuilding, Decision, DecisionKind, FireAtBuilding
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.flow import Ctx, insight_frame
-from wargym.rules.no_quarter.flow_fire import fire_frame
-from wargym.rules.no_quarter.flow_melee import charge_frame
-from wargym.rules.no_quarter.flow_move import walk
-from wargym.rules.no_quarter.perception import form_groups
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import Faction, Location, MeleeAttack, Side, Terrain
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
+    AttackBuilding,
+    Decision,
+    DecisionKind,
+    FireAtBuilding,
+)
+from wargym.rules.no_quarter.battle.flow import Ctx, insight_frame
+from wargym.rules.no_quarter.battle.flow_fire import fire_frame
+from wargym.rules.no_quarter.battle.flow_melee import charge_frame
+from wargym.rules.no_quarter.battle.flow_move import walk
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Location, MeleeAttack, Side, Terrain
+from wargym.rules.no_quarter.sight_movement.perception import form_groups
 
 WALL = Feature(Terrain.BUILDING, 16.0, 15.0, 20.0, 17.0, building_armor=3)
 
@@ -59,7 +64,7 @@ def test_19_4_2_active_fire_can_target_a_building_and_destroy_it() -> None:
     frame = fire_frame(0, "active")
     battle.frames = [frame]
     battle.decision = None
-    from wargym.rules.no_quarter import flow_fire
+    from wargym.rules.no_quarter.battle import flow_fire
 
     options = flow_fire.fire_options(battle, load_rules(), frame)
     assert FireAtBuilding(0, 0, 0) in options

@@ -10,7 +10,7 @@ import pytest
 
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import RulesError, StateError
-from wargym.rules.no_quarter.sections import (
+from wargym.rules.no_quarter.battlefield.sections import (
     all_sections,
     edge_segments,
     entry_zone,
@@ -22,8 +22,8 @@ from wargym.rules.no_quarter.sections import (
     section_rect,
     setup_zone,
 )
-from wargym.rules.no_quarter.terrain import Battlefield, Feature, deployment_points
-from wargym.rules.no_quarter.terrain_generator import (
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature, deployment_points
+from wargym.rules.no_quarter.battlefield.terrain_generator import (
     GeneratorOptions,
     OverallType,
     SectionTerrain,
@@ -31,7 +31,7 @@ from wargym.rules.no_quarter.terrain_generator import (
     overall_type_for_roll,
     section_row,
 )
-from wargym.rules.no_quarter.vocab import Terrain
+from wargym.rules.no_quarter.forces.vocab import Terrain
 
 C, H, W = OverallType.CLEAR, OverallType.HILLY, OverallType.WOODED
 ST = SectionTerrain

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter.data import RulesOptions, load_rules
-from wargym.rules.no_quarter.pef_tables import np_enemy_mechs
-from wargym.rules.no_quarter.vocab import Faction
+from wargym.rules.no_quarter.forces.data import RulesOptions, load_rules
+from wargym.rules.no_quarter.forces.vocab import Faction
+from wargym.rules.no_quarter.non_player.pef_tables import np_enemy_mechs
 
 
 def test_20_4_np_enemy_mechs_use_only_designs_offered_under_strict_mounting() -> None:

@@ -8,8 +8,10 @@ import pytest
 
 from wargym.rules.dice import ScriptedDice
 from wargym.rules.errors import TableError
-from wargym.rules.no_quarter.geometry import distance, point_rect_distance
-from wargym.rules.no_quarter.pef import (
+from wargym.rules.no_quarter.battlefield.sections import section_of
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.vocab import Faction, Race, Terrain
+from wargym.rules.no_quarter.non_player.pef import (
     PefMarker,
     PefOptions,
     Spotter,
@@ -25,10 +27,8 @@ from wargym.rules.no_quarter.pef import (
     place_pefs,
     resolve_pef,
 )
-from wargym.rules.no_quarter.pef_tables import parse_class_table, parse_pef_config
-from wargym.rules.no_quarter.sections import section_of
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import Faction, Race, Terrain
+from wargym.rules.no_quarter.non_player.pef_tables import parse_class_table, parse_pef_config
+from wargym.rules.no_quarter.sight_movement.geometry import distance, point_rect_distance
 from wargym.rules.tables import load_config, parse_yaml
 
 OPEN = Battlefield()

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter import np_events as npev
-from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
-from wargym.rules.no_quarter.mission_play import new_mission_logged
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
+from wargym.rules.no_quarter.mission.mission_play import new_mission_logged
+from wargym.rules.no_quarter.non_player import np_events as npev
 
 
 def _pursuit_rolls(seed: int, limit: int = 200) -> tuple[object, list[npev.NpTableRolled]]:

@@ -17,14 +17,14 @@ import numpy as np
 import pytest
 
 from wargym.rules.dice import FallbackDice, RandomDice
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter import np_events as npev
-from wargym.rules.no_quarter.flow import Ctx
-from wargym.rules.no_quarter.mission_play import new_mission
-from wargym.rules.no_quarter.scenario import load_scenario, scenario_names
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.flow import Ctx
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.vocab import Side
+from wargym.rules.no_quarter.mission.mission_play import new_mission
+from wargym.rules.no_quarter.mission.scenario import load_scenario, scenario_names
+from wargym.rules.no_quarter.non_player import np_events as npev
 
 GOLDEN = Path(__file__).parents[2] / "golden" / "nq_missions.json"
 MISSIONS = [n for n in scenario_names() if not n.startswith("skirmish")]
@@ -213,7 +213,7 @@ def test_23_8_4_player_reinforcements_come_from_the_off_table_company_first() ->
         prepare=prepare,
     )
     assert battle.mission is not None and battle.mission["reserve"]
-    from wargym.rules.no_quarter.np_flow import check_reinforcements
+    from wargym.rules.no_quarter.non_player.np_flow import check_reinforcements
 
     before = {m.id for m in battle.mechs.values()}
     # activation 4 + 3 = 7: blue may be reinforced; 2d6 (1, 1) vs CM 3 passes 2; table roll 3+4

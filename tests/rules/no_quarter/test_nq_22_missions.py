@@ -9,7 +9,9 @@ import pytest
 
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import RulesError
-from wargym.rules.no_quarter.missions import (
+from wargym.rules.no_quarter.forces.setup import new_skirmish
+from wargym.rules.no_quarter.forces.vocab import Faction, Removal, Side, Status
+from wargym.rules.no_quarter.mission.missions import (
     AttackObjective,
     Deployment,
     MissionOptions,
@@ -31,8 +33,6 @@ from wargym.rules.no_quarter.missions import (
     roll_np_objective,
     tally_side,
 )
-from wargym.rules.no_quarter.setup import new_skirmish
-from wargym.rules.no_quarter.vocab import Faction, Removal, Side, Status
 
 ONGOING, SUCCESS, FAILURE = OutcomeStatus.ONGOING, OutcomeStatus.SUCCESS, OutcomeStatus.FAILURE
 DESTROY, BREAK = AttackObjective.DESTROY, AttackObjective.BREAK_THROUGH

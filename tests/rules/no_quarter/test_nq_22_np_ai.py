@@ -10,8 +10,8 @@ import yaml
 
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import TableError
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import (
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
     Action,
     ActivateGroup,
     AssignFire,
@@ -26,7 +26,11 @@ from wargym.rules.no_quarter.actions import (
     Move,
     Stay,
 )
-from wargym.rules.no_quarter.enemy import (
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle, new_skirmish
+from wargym.rules.no_quarter.forces.vocab import Faction, Location, MeleeAttack, Side, Terrain
+from wargym.rules.no_quarter.non_player.enemy import (
     MoveOrder,
     NpContext,
     NpGroupState,
@@ -46,12 +50,8 @@ from wargym.rules.no_quarter.enemy import (
     reached_edge,
     secret_objective,
 )
-from wargym.rules.no_quarter.pef import Spotter
-from wargym.rules.no_quarter.perception import line_between
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle, new_skirmish
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import Faction, Location, MeleeAttack, Side, Terrain
+from wargym.rules.no_quarter.non_player.pef import Spotter
+from wargym.rules.no_quarter.sight_movement.perception import line_between
 from wargym.rules.tables import load_config, parse_yaml
 
 OPEN = Battlefield()

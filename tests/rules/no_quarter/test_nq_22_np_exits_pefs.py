@@ -16,30 +16,30 @@ import yaml
 
 from wargym.rules.dice import FallbackDice, RandomDice
 from wargym.rules.errors import TableError
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter import np_events as npev
-from wargym.rules.no_quarter.actions import Action, ActivateGroup, Move, Stay
-from wargym.rules.no_quarter.cestus_v import campaign_definition
-from wargym.rules.no_quarter.cestus_v_rolls import mission_scenario
-from wargym.rules.no_quarter.flow import Ctx
-from wargym.rules.no_quarter.flow_move import STEP
-from wargym.rules.no_quarter.game import seat_np_outside
-from wargym.rules.no_quarter.geometry import distance
-from wargym.rules.no_quarter.mission_play import new_mission, progress_of
-from wargym.rules.no_quarter.missions import AttackObjective
-from wargym.rules.no_quarter.np_flow import (
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import Action, ActivateGroup, Move, Stay
+from wargym.rules.no_quarter.battle.flow import Ctx
+from wargym.rules.no_quarter.battle.flow_move import STEP
+from wargym.rules.no_quarter.battle.game import seat_np_outside
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.cestus.cestus_v import campaign_definition
+from wargym.rules.no_quarter.cestus.cestus_v_rolls import mission_scenario
+from wargym.rules.no_quarter.forces.vocab import Faction, Rank, Side
+from wargym.rules.no_quarter.mission.mission_play import new_mission, progress_of
+from wargym.rules.no_quarter.mission.missions import AttackObjective
+from wargym.rules.no_quarter.mission.reinforcements import parse_reinforcements
+from wargym.rules.no_quarter.mission.scenario import load_scenario
+from wargym.rules.no_quarter.non_player import np_events as npev
+from wargym.rules.no_quarter.non_player.np_flow import (
     check_reinforcements,
     np_choose,
     pef_spotted_at,
     resolve_contact,
 )
-from wargym.rules.no_quarter.pef import PefMarker
-from wargym.rules.no_quarter.pef_tables import parse_pef_config
-from wargym.rules.no_quarter.reinforcements import parse_reinforcements
-from wargym.rules.no_quarter.scenario import load_scenario
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Faction, Rank, Side
+from wargym.rules.no_quarter.non_player.pef import PefMarker
+from wargym.rules.no_quarter.non_player.pef_tables import parse_pef_config
+from wargym.rules.no_quarter.sight_movement.geometry import distance
 from wargym.rules.tables import load_config, parse_yaml
 
 

@@ -15,11 +15,15 @@ import numpy as np
 from wargym.envs.no_quarter.mission import NoQuarterMissionEnv
 from wargym.replay import frames_of
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter import np_events as npev
-from wargym.rules.no_quarter.mission_play import new_mission, new_mission_logged, setup_mission
-from wargym.rules.no_quarter.setup import new_skirmish, new_skirmish_logged
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.forces.setup import new_skirmish, new_skirmish_logged
+from wargym.rules.no_quarter.mission.mission_play import (
+    new_mission,
+    new_mission_logged,
+    setup_mission,
+)
+from wargym.rules.no_quarter.non_player import np_events as npev
 
 DEFEND = "defend_star_army_vs_hishen"
 

@@ -6,8 +6,8 @@ import pytest
 
 from wargym.rules.dice import ScriptedDice
 from wargym.rules.errors import RulesError
-from wargym.rules.no_quarter.terrain import Battlefield
-from wargym.rules.no_quarter.weather import (
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield
+from wargym.rules.no_quarter.battlefield.weather import (
     WeatherChange,
     WeatherOptions,
     WeatherState,

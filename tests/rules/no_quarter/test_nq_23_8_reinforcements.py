@@ -7,7 +7,8 @@ import yaml
 
 from wargym.rules.dice import ScriptedDice
 from wargym.rules.errors import TableError
-from wargym.rules.no_quarter.reinforcements import (
+from wargym.rules.no_quarter.forces.vocab import Faction, Side
+from wargym.rules.no_quarter.mission.reinforcements import (
     ReinforcementOptions,
     arrival_positions,
     parse_reinforcements,
@@ -17,7 +18,6 @@ from wargym.rules.no_quarter.reinforcements import (
     reinforcement_side,
     reinforcement_size,
 )
-from wargym.rules.no_quarter.vocab import Faction, Side
 from wargym.rules.tables import load_config, parse_yaml
 
 

@@ -9,9 +9,9 @@ import pytest
 
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import IllegalActionError
-from wargym.rules.no_quarter import campaign_events as cev
-from wargym.rules.no_quarter import campaign_rules as cr
-from wargym.rules.no_quarter.campaign import (
+from wargym.rules.no_quarter.campaigns import campaign_events as cev
+from wargym.rules.no_quarter.campaigns import campaign_rules as cr
+from wargym.rules.no_quarter.campaigns.campaign import (
     CampaignDefinition,
     MechState,
     MissionSlot,
@@ -19,8 +19,8 @@ from wargym.rules.no_quarter.campaign import (
     load_definition,
     validate,
 )
-from wargym.rules.no_quarter.campaign_aftermath import MechReport, aftermath
-from wargym.rules.no_quarter.campaign_play import (
+from wargym.rules.no_quarter.campaigns.campaign_aftermath import MechReport, aftermath
+from wargym.rules.no_quarter.campaigns.campaign_play import (
     AssignPilot,
     CampaignGame,
     EndAssignment,
@@ -29,9 +29,9 @@ from wargym.rules.no_quarter.campaign_play import (
     force_limit,
     start_campaign,
 )
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.missions import MissionType, PlanetStatus
-from wargym.rules.no_quarter.vocab import Faction, Removal
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.forces.vocab import Faction, Removal
+from wargym.rules.no_quarter.mission.missions import MissionType, PlanetStatus
 
 SA, HI, PDF = Faction.STAR_ARMY, Faction.HISHEN, Faction.PDF
 
@@ -232,9 +232,17 @@ def test_23_9_aftermath_full_order() -> None:
     assert dice.remaining == 0
     kinds = [type(e).__name__ for e in out]
     assert kinds == [
-        "MechRecovered", "MechRecovered", "PilotRecovered", "RepChecked", "RepChecked",
-        "ReplacementPilotRolled", "CompanyPilotCreated", "MechRepaired", "MechRepaired",
-        "MechsReplaced", "CompanyPilotCreated",
+        "MechRecovered",
+        "MechRecovered",
+        "PilotRecovered",
+        "RepChecked",
+        "RepChecked",
+        "ReplacementPilotRolled",
+        "CompanyPilotCreated",
+        "MechRepaired",
+        "MechRepaired",
+        "MechsReplaced",
+        "CompanyPilotCreated",
     ]  # fmt: skip  (each new pilot's rolls follow his roll or replacement, §9, E25)
     p0, p1, p2 = (c.pilot(i) for i in range(3))  # type: ignore[attr-defined]
     assert p0.state is PilotState.DEAD and p0.mech is None

@@ -19,9 +19,9 @@ import pytest
 
 from wargym.rules.dice import RandomDice
 from wargym.rules.errors import StateError
-from wargym.rules.no_quarter.campaign import load_definition
-from wargym.rules.no_quarter.campaign_play import CampaignGame
-from wargym.rules.no_quarter.saves import (
+from wargym.rules.no_quarter.campaigns.campaign import load_definition
+from wargym.rules.no_quarter.campaigns.campaign_play import CampaignGame
+from wargym.rules.no_quarter.campaigns.saves import (
     envelope,
     load_game,
     read_json,
@@ -93,7 +93,7 @@ def test_a_mission_in_progress_is_saved_with_its_battle(tmp_path: Path) -> None:
 
 WRITER = """
 import sys, time
-from wargym.rules.no_quarter.saves import write_json_atomic
+from wargym.rules.no_quarter.campaigns.saves import write_json_atomic
 path, n = sys.argv[1], int(sys.argv[2])
 blob = "x" * 400_000
 while True:

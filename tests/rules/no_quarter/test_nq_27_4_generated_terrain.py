@@ -15,19 +15,19 @@ import yaml
 
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import StateError, TableError
-from wargym.rules.no_quarter.cestus_play import named_features, with_named_features
-from wargym.rules.no_quarter.cestus_v import campaign_definition, village_checked
-from wargym.rules.no_quarter.cestus_v_data import parse_campaign
-from wargym.rules.no_quarter.game import legal_actions, play
-from wargym.rules.no_quarter.mission_play import new_mission
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.terrain_generator import (
+from wargym.rules.no_quarter.battle.game import legal_actions, play
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.battlefield.terrain_generator import (
     GeneratorOptions,
     OverallType,
     generate_terrain,
 )
-from wargym.rules.no_quarter.vocab import Terrain
+from wargym.rules.no_quarter.cestus.cestus_play import named_features, with_named_features
+from wargym.rules.no_quarter.cestus.cestus_v import campaign_definition, village_checked
+from wargym.rules.no_quarter.cestus.cestus_v_data import parse_campaign
+from wargym.rules.no_quarter.forces.vocab import Terrain
+from wargym.rules.no_quarter.mission.mission_play import new_mission
 from wargym.rules.tables import load_config, parse_yaml
 
 
@@ -135,7 +135,7 @@ def test_27_4_generated_terrain_table_rejects_unknown_values(
 
 
 def test_27_4_a_campaign_slot_may_ask_for_generated_terrain() -> None:
-    from wargym.rules.no_quarter.campaign import MissionSlot
+    from wargym.rules.no_quarter.campaigns.campaign import MissionSlot
 
     generated = MissionSlot("the_troll", "cestus_v:2:generated").load()
     assert generated.features is None and generated.options.terrain.overall is OverallType.CLEAR

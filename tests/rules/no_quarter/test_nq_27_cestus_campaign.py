@@ -17,10 +17,10 @@ import pytest
 
 from wargym.campaign_cli import scripted
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter.campaign import Campaign, load_definition
-from wargym.rules.no_quarter.campaign_play import CampaignGame
-from wargym.rules.no_quarter.cestus_v import campaign_definition
-from wargym.rules.no_quarter.vocab import Faction
+from wargym.rules.no_quarter.campaigns.campaign import Campaign, load_definition
+from wargym.rules.no_quarter.campaigns.campaign_play import CampaignGame
+from wargym.rules.no_quarter.cestus.cestus_v import campaign_definition
+from wargym.rules.no_quarter.forces.vocab import Faction
 
 GOLDEN = Path(__file__).parents[2] / "golden" / "nq_cestus_v.json"
 ORDER = [m.stem.split("_", 2)[2] for m in campaign_definition().missions]

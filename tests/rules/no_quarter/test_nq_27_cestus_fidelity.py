@@ -12,29 +12,29 @@ import pytest
 
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import StateError
-from wargym.rules.no_quarter import campaign_events as cev
-from wargym.rules.no_quarter.actions import ExitTable
-from wargym.rules.no_quarter.campaign import load_definition
-from wargym.rules.no_quarter.campaign_play import (
+from wargym.rules.no_quarter.battle.actions import ExitTable
+from wargym.rules.no_quarter.battle.flow import Ctx
+from wargym.rules.no_quarter.battle.game import legal_actions, rules_of
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.battlefield.sections import exit_point, section_of
+from wargym.rules.no_quarter.campaigns import campaign_events as cev
+from wargym.rules.no_quarter.campaigns.campaign import load_definition
+from wargym.rules.no_quarter.campaigns.campaign_play import (
     CampaignGame,
     LaunchMission,
     SelectMech,
     start_campaign,
 )
-from wargym.rules.no_quarter.cestus_v import campaign_definition, force_table
-from wargym.rules.no_quarter.cestus_v_rolls import force_class_for, np_group_default
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.enemy import NpObjective, NpOptions
-from wargym.rules.no_quarter.enemy_decide import _exit, _goal
-from wargym.rules.no_quarter.flow import Ctx
-from wargym.rules.no_quarter.game import legal_actions, rules_of
-from wargym.rules.no_quarter.mission_play import new_mission
-from wargym.rules.no_quarter.np_flow import check_reinforcements
-from wargym.rules.no_quarter.pef import pef_detected, place_pefs, spotters_of
-from wargym.rules.no_quarter.perception import bodies
-from wargym.rules.no_quarter.sections import exit_point, section_of
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Faction, Side
+from wargym.rules.no_quarter.cestus.cestus_v import campaign_definition, force_table
+from wargym.rules.no_quarter.cestus.cestus_v_rolls import force_class_for, np_group_default
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.forces.vocab import Faction, Side
+from wargym.rules.no_quarter.mission.mission_play import new_mission
+from wargym.rules.no_quarter.non_player.enemy import NpObjective, NpOptions
+from wargym.rules.no_quarter.non_player.enemy_decide import _exit, _goal
+from wargym.rules.no_quarter.non_player.np_flow import check_reinforcements
+from wargym.rules.no_quarter.non_player.pef import pef_detected, place_pefs, spotters_of
+from wargym.rules.no_quarter.sight_movement.perception import bodies
 
 
 def test_27_3_company_rolled_per_team() -> None:

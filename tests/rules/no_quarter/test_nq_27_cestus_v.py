@@ -13,7 +13,9 @@ import yaml
 
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import RulesError, TableError
-from wargym.rules.no_quarter.cestus_v import (
+from wargym.rules.no_quarter.battle.game import legal_actions, play
+from wargym.rules.no_quarter.battlefield.terrain import Body, path_problem
+from wargym.rules.no_quarter.cestus.cestus_v import (
     CestusMission,
     CestusOptions,
     CestusProgress,
@@ -49,26 +51,24 @@ from wargym.rules.no_quarter.cestus_v import (
     troll_position,
     village_checked,
 )
-from wargym.rules.no_quarter.cestus_v_data import (
+from wargym.rules.no_quarter.cestus.cestus_v_data import (
     FOLDER,
     TrollPlacement,
     parse_campaign,
     parse_mission,
 )
-from wargym.rules.no_quarter.enemy import NpObjective, NpPosture
-from wargym.rules.no_quarter.game import legal_actions, play
-from wargym.rules.no_quarter.mission_play import new_mission
-from wargym.rules.no_quarter.missions import (
+from wargym.rules.no_quarter.forces.vocab import Faction, Terrain
+from wargym.rules.no_quarter.mission.mission_play import new_mission
+from wargym.rules.no_quarter.mission.missions import (
     AttackObjective,
     MissionProgress,
     MissionType,
     OutcomeStatus,
     SideTally,
 )
-from wargym.rules.no_quarter.pef import resolve_pef
-from wargym.rules.no_quarter.scenario import scenario_from_dict
-from wargym.rules.no_quarter.terrain import Body, path_problem
-from wargym.rules.no_quarter.vocab import Faction, Terrain
+from wargym.rules.no_quarter.mission.scenario import scenario_from_dict
+from wargym.rules.no_quarter.non_player.enemy import NpObjective, NpPosture
+from wargym.rules.no_quarter.non_player.pef import resolve_pef
 from wargym.rules.tables import Node
 
 CAMPAIGN = campaign_definition()

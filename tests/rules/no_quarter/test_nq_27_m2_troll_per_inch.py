@@ -12,15 +12,15 @@ import numpy as np
 
 from wargym.rules.dice import FallbackDice, RandomDice, ScriptedDice
 from wargym.rules.events import Event
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter.actions import ActivateGroup, DecisionKind, Move
-from wargym.rules.no_quarter.cestus_play import troll_due_at
-from wargym.rules.no_quarter.cestus_v import campaign_definition
-from wargym.rules.no_quarter.game import legal_actions, play
-from wargym.rules.no_quarter.mission_play import new_mission
-from wargym.rules.no_quarter.np_events import NpTableRolled
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.vocab import Side
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle.actions import ActivateGroup, DecisionKind, Move
+from wargym.rules.no_quarter.battle.game import legal_actions, play
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.cestus.cestus_play import troll_due_at
+from wargym.rules.no_quarter.cestus.cestus_v import campaign_definition
+from wargym.rules.no_quarter.forces.vocab import Side
+from wargym.rules.no_quarter.mission.mission_play import new_mission
+from wargym.rules.no_quarter.non_player.np_events import NpTableRolled
 
 HIDDEN = [(x + 0.75, y + 0.5) for y in range(9, 18) for x in range(0, 7)]
 """West of the hill and in the woods of section 4: no LOS to the bridge from there."""

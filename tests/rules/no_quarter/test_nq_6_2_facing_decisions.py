@@ -15,9 +15,9 @@ import pytest
 
 from wargym.rules.dice import FallbackDice, RandomDice
 from wargym.rules.errors import IllegalActionError
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import (
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
     Decision,
     DecisionKind,
     EndFire,
@@ -28,14 +28,14 @@ from wargym.rules.no_quarter.actions import (
     action_from_dict,
     action_to_dict,
 )
-from wargym.rules.no_quarter.enemy import NpContext, np_decide
-from wargym.rules.no_quarter.facing import HEADINGS
-from wargym.rules.no_quarter.perception import TWISTS, sees
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.validity import InvalidBattleError, check_battle
-from wargym.rules.no_quarter.vocab import Faction, Side, Terrain
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battle.validity import InvalidBattleError, check_battle
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Side, Terrain
+from wargym.rules.no_quarter.non_player.enemy import NpContext, np_decide
+from wargym.rules.no_quarter.sight_movement.facing import HEADINGS
+from wargym.rules.no_quarter.sight_movement.perception import TWISTS, sees
 
 
 def _battle(

@@ -15,15 +15,15 @@ import numpy as np
 
 from wargym.rules.dice import FallbackDice, RandomDice
 from wargym.rules.events import Event
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import AssignFire, Decision, DecisionKind, EndFire
-from wargym.rules.no_quarter.flow_fire import fire_frame
-from wargym.rules.no_quarter.records import MountedItem
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.terrain import Battlefield
-from wargym.rules.no_quarter.vocab import Faction, ItemType, Location, Removal, Side
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import AssignFire, Decision, DecisionKind, EndFire
+from wargym.rules.no_quarter.battle.flow_fire import fire_frame
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield
+from wargym.rules.no_quarter.forces.records import MountedItem
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, ItemType, Location, Removal, Side
 
 
 def _battle() -> Battle:

@@ -15,9 +15,9 @@ import pytest
 from wargym.envs.no_quarter.codec import ActionCodec
 from wargym.rules.dice import FallbackDice, RandomDice, ScriptedDice
 from wargym.rules.errors import IllegalActionError, StateError
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.actions import (
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import (
     AssignFire,
     ChooseLocation,
     Decision,
@@ -27,11 +27,11 @@ from wargym.rules.no_quarter.actions import (
     FireFirst,
     LuckyChoice,
 )
-from wargym.rules.no_quarter.luck import choice_in_roll
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield
-from wargym.rules.no_quarter.vocab import Attribute, Faction, Location, MeleeAttack, Side
+from wargym.rules.no_quarter.battle.luck import choice_in_roll
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Attribute, Faction, Location, MeleeAttack, Side
 
 L = Location
 PPG = 0

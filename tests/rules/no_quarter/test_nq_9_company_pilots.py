@@ -6,13 +6,13 @@ from __future__ import annotations
 import dataclasses
 
 from wargym.rules.dice import RandomDice, ScriptedDice, TallyDice
-from wargym.rules.no_quarter import setup_events as sev
-from wargym.rules.no_quarter.campaign import load_definition
-from wargym.rules.no_quarter.campaign_aftermath import company_races, new_company_pilot
-from wargym.rules.no_quarter.campaign_events import CAMPAIGN_EVENTS
-from wargym.rules.no_quarter.campaign_play import start_campaign
-from wargym.rules.no_quarter.pilots import AttributePick, PickKind
-from wargym.rules.no_quarter.vocab import Attribute, Faction, Race
+from wargym.rules.no_quarter.campaigns.campaign import load_definition
+from wargym.rules.no_quarter.campaigns.campaign_aftermath import company_races, new_company_pilot
+from wargym.rules.no_quarter.campaigns.campaign_events import CAMPAIGN_EVENTS
+from wargym.rules.no_quarter.campaigns.campaign_play import start_campaign
+from wargym.rules.no_quarter.forces import setup_events as sev
+from wargym.rules.no_quarter.forces.pilots import AttributePick, PickKind
+from wargym.rules.no_quarter.forces.vocab import Attribute, Faction, Race
 
 FC = Faction.FREE_COMPANY
 

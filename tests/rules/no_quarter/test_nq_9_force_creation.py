@@ -15,26 +15,26 @@ import pytest
 
 from wargym.rules.dice import RandomDice, ScriptedDice, TallyDice
 from wargym.rules.errors import IllegalActionError, TableError
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter import setup_events as sev
-from wargym.rules.no_quarter.data import (
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
+from wargym.rules.no_quarter.battle.state import BattleOptions
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield
+from wargym.rules.no_quarter.forces import setup_events as sev
+from wargym.rules.no_quarter.forces.data import (
     CONFIG_DIR,
     TABLE_FILES,
     RulesOptions,
     load_rules,
     parse_rules,
 )
-from wargym.rules.no_quarter.events import NO_QUARTER_EVENTS
-from wargym.rules.no_quarter.pilots import AttributePick, PickKind
-from wargym.rules.no_quarter.setup import (
+from wargym.rules.no_quarter.forces.pilots import AttributePick, PickKind
+from wargym.rules.no_quarter.forces.setup import (
     ForceSpec,
     new_battle,
     new_battle_logged,
     new_skirmish_logged,
 )
-from wargym.rules.no_quarter.state import BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield
-from wargym.rules.no_quarter.vocab import Attribute, Faction, Race, Side
+from wargym.rules.no_quarter.forces.vocab import Attribute, Faction, Race, Side
 from wargym.rules.tables import load_config, parse_yaml, read_config_text
 
 A = Attribute

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from wargym.campaign_cli import main
-from wargym.rules.no_quarter.saves import load_game
+from wargym.rules.no_quarter.campaigns.saves import load_game
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

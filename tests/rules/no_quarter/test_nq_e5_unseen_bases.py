@@ -14,24 +14,24 @@ import pytest
 
 from wargym.rules.dice import RandomDice
 from wargym.rules.errors import StateError
-from wargym.rules.no_quarter import events as ev
-from wargym.rules.no_quarter.actions import FreeMove, Move
-from wargym.rules.no_quarter.bumping import (
+from wargym.rules.no_quarter.battle import events as ev
+from wargym.rules.no_quarter.battle.actions import FreeMove, Move
+from wargym.rules.no_quarter.battle.flow import Ctx
+from wargym.rules.no_quarter.battle.flow_mech import _moves, mech_frame
+from wargym.rules.no_quarter.battle.flow_move import walk
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Feature
+from wargym.rules.no_quarter.forces.data import load_rules
+from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Side, Terrain
+from wargym.rules.no_quarter.sight_movement.bumping import (
     BUMP_GAP,
     bump,
     enemies_in_sight,
     known_bodies,
     planning_bodies,
 )
-from wargym.rules.no_quarter.data import load_rules
-from wargym.rules.no_quarter.flow import Ctx
-from wargym.rules.no_quarter.flow_mech import _moves, mech_frame
-from wargym.rules.no_quarter.flow_move import walk
-from wargym.rules.no_quarter.geometry import distance
-from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-from wargym.rules.no_quarter.state import Battle, BattleOptions
-from wargym.rules.no_quarter.terrain import Battlefield, Feature
-from wargym.rules.no_quarter.vocab import Faction, Side, Terrain
+from wargym.rules.no_quarter.sight_movement.geometry import distance
 
 BLUE_AT = (10.0, 13.0)
 HIDDEN = (10.0, 10.0)
@@ -118,7 +118,7 @@ def test_e5_a_jump_onto_an_unseen_base_lands_short_on_its_line() -> None:
 
 
 def test_e5_a_free_move_into_an_unseen_base_stops_short() -> None:
-    from wargym.rules.no_quarter.flow_move import insight_act
+    from wargym.rules.no_quarter.battle.flow_move import insight_act
 
     battle = _battle("bump")
     battle.mechs[0].pos = (10.0, 11.9)  # in the wood's edge band: still no line (a band)

@@ -24,10 +24,10 @@ import pytest
 
 from wargym.rules.dice import RandomDice
 from wargym.rules.events import Event
-from wargym.rules.no_quarter.game import legal_actions, play
-from wargym.rules.no_quarter.mission_play import new_mission
-from wargym.rules.no_quarter.setup import new_skirmish
-from wargym.rules.no_quarter.state import Battle
+from wargym.rules.no_quarter.battle.game import legal_actions, play
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.setup import new_skirmish
+from wargym.rules.no_quarter.mission.mission_play import new_mission
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "nq_golden.json.gz"
 SKIRMISH_SEEDS = tuple(range(30))

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from wargym.rules.errors import StateError
-from wargym.rules.no_quarter.enemy import (
+from wargym.rules.no_quarter.non_player.enemy import (
     MoveOrder,
     MoveRoll,
     NpActivation,

@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.campaign import _scenario
-from wargym.rules.no_quarter.mission_play import new_mission
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.validity import InvalidBattleError
-from wargym.rules.no_quarter.validity_parts import ASKING, _frame_kinds, _Parts
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.battle.validity import InvalidBattleError
+from wargym.rules.no_quarter.battle.validity_parts import ASKING, _frame_kinds, _Parts
+from wargym.rules.no_quarter.campaigns.campaign import _scenario
+from wargym.rules.no_quarter.mission.mission_play import new_mission
 from wargym.server.validation import ProtocolError, load_battle
 
 
@@ -106,8 +106,8 @@ def test_from_dict_and_server_refuse_the_same_field(name: str, state: dict[str, 
 
 
 def test_frame_kinds_are_the_engine_procedures(state: dict[str, Any]) -> None:
-    from wargym.rules.no_quarter.actions import DecisionKind
-    from wargym.rules.no_quarter.game import HANDLERS
+    from wargym.rules.no_quarter.battle.actions import DecisionKind
+    from wargym.rules.no_quarter.battle.game import HANDLERS
 
     battle = Battle.from_dict(copy.deepcopy(state))
     assert set(_frame_kinds(_Parts(battle, frozenset(battle.mechs)))) == set(HANDLERS)

@@ -11,17 +11,17 @@ import yaml
 
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import TableError
-from wargym.rules.no_quarter.missions import AttackObjective, MissionType, PlanetStatus
-from wargym.rules.no_quarter.scenario import (
+from wargym.rules.no_quarter.battlefield.terrain_generator import OverallType
+from wargym.rules.no_quarter.forces.setup import new_battle
+from wargym.rules.no_quarter.forces.vocab import Faction, Side
+from wargym.rules.no_quarter.mission.missions import AttackObjective, MissionType, PlanetStatus
+from wargym.rules.no_quarter.mission.scenario import (
     Scenario,
     dump_scenario,
     load_scenario,
     scenario_from_dict,
     scenario_names,
 )
-from wargym.rules.no_quarter.setup import new_battle
-from wargym.rules.no_quarter.terrain_generator import OverallType
-from wargym.rules.no_quarter.vocab import Faction, Side
 from wargym.rules.tables import parse_yaml
 
 GOOD = """\

@@ -21,13 +21,13 @@ import pytest
 
 from wargym.rules.dice import RandomDice
 from wargym.rules.errors import StateError
-from wargym.rules.no_quarter import game
-from wargym.rules.no_quarter.campaign import _scenario
-from wargym.rules.no_quarter.mission_play import new_mission
-from wargym.rules.no_quarter.scenario import scenario_names
-from wargym.rules.no_quarter.setup import new_skirmish
-from wargym.rules.no_quarter.state import Battle
-from wargym.rules.no_quarter.validity import InvalidBattleError, check_battle
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.battle.validity import InvalidBattleError, check_battle
+from wargym.rules.no_quarter.campaigns.campaign import _scenario
+from wargym.rules.no_quarter.forces.setup import new_skirmish
+from wargym.rules.no_quarter.mission.mission_play import new_mission
+from wargym.rules.no_quarter.mission.scenario import scenario_names
 from wargym.server.validation import ProtocolError, load_battle
 
 MISSIONS = tuple(n for n in scenario_names() if not n.startswith("skirmish"))
@@ -198,9 +198,9 @@ def test_tampered_states_are_refused_naming_the_field(
 
 
 def test_a_battle_not_yet_started_is_valid_for_the_engine_not_the_server() -> None:
-    from wargym.rules.no_quarter.setup import ForceSpec, new_battle
-    from wargym.rules.no_quarter.terrain import Battlefield
-    from wargym.rules.no_quarter.vocab import Faction, Side
+    from wargym.rules.no_quarter.battlefield.terrain import Battlefield
+    from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle
+    from wargym.rules.no_quarter.forces.vocab import Faction, Side
 
     forces = [
         ForceSpec(Side.BLUE, Faction.STAR_ARMY, ("star_army_c3",)),

@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 
 from wargym.rules.errors import TableError
-from wargym.rules.no_quarter import data_combat as combat
-from wargym.rules.no_quarter import data_loaders as loaders
-from wargym.rules.no_quarter.data import (
+from wargym.rules.no_quarter.forces import data_combat as combat
+from wargym.rules.no_quarter.forces import data_loaders as loaders
+from wargym.rules.no_quarter.forces.data import (
     CONFIG_DIR,
     TABLE_FILES,
     RulesOptions,
     load_rules,
     parse_rules,
 )
-from wargym.rules.no_quarter.vocab import Faction, ItemType, Location, MeleeAttack
+from wargym.rules.no_quarter.forces.vocab import Faction, ItemType, Location, MeleeAttack
 from wargym.rules.tables import Node, load_config, parse_yaml, read_config_text
 
 
