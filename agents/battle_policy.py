@@ -1,7 +1,7 @@
 """A learned skirmish policy commanding one side of any No Quarter battle (missions too).
 
 The shipped policy was trained on the skirmish env: three mech slots a side, observation
-"nq-obs-v1", actions "nq-act-v1". :class:`PolicyPlayer` lets it play battles it was not
+"nq-obs-v3", actions "nq-act-v2". :class:`PolicyPlayer` lets it play battles it was not
 trained on (a Cestus V mission with six mechs against PEFs, say) by giving it a *local view*
 at every decision:
 

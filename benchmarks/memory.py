@@ -37,7 +37,7 @@ from typing import Any
 import _common
 
 REFERENCE = "CartPole-v1"
-SKIRMISH = "wargym/NoQuarter-Skirmish-v0"
+SKIRMISH = "wargym/NoQuarter-Skirmish-v1"
 MB = 2**20
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 import wargym.envs  # noqa: F401  (registers the ids)
 
-ENV_ID = "wargym/NoQuarter-Skirmish-v0"
+ENV_ID = "wargym/NoQuarter-Skirmish-v1"
 
 
 def measure(seeds: int, steps: int, block: bool) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 Measures ``sb3_contrib.MaskablePPO.learn`` wall time -- env steps, policy forward passes,
 rollout buffer and PPO updates together -- on:
 
-* ``skirmish``: ``wargym/NoQuarter-Skirmish-v0`` with the env keyword arguments of the training
+* ``skirmish``: ``wargym/NoQuarter-Skirmish-v1`` with the env keyword arguments of the training
   preset (``configs/training/nq_skirmish.yaml``: mirror forces against the rules' NP AI);
 * ``pentagon_war`` and ``starship_combat``: the two space duels with default keyword arguments;
 * ``CartPole-v1`` as the reference (same policy and hyper-parameters, masking off), timed in
@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PRESET = ROOT / "configs" / "training" / "nq_skirmish.yaml"
 REFERENCE = "CartPole-v1"
 ENVS: dict[str, tuple[str, dict[str, Any] | None]] = {
-    "skirmish": ("wargym/NoQuarter-Skirmish-v0", None),  # None: the preset's env_kwargs
+    "skirmish": ("wargym/NoQuarter-Skirmish-v1", None),  # None: the preset's env_kwargs
     "pentagon_war": ("wargym/PentagonWar-Duel-v0", {}),
     "starship_combat": ("wargym/StarshipCombat-Duel-v0", {}),
 }

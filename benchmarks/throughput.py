@@ -33,7 +33,7 @@ import wargym.envs  # (registers the wargym ids)
 
 CARTPOLE = "CartPole-v1"
 TARGETS: dict[str, float] = {
-    "wargym/NoQuarter-Skirmish-v0": 2.0,
+    "wargym/NoQuarter-Skirmish-v1": 2.0,
     "wargym/PentagonWar-Duel-v0": 3.0,
     "wargym/StarshipCombat-Duel-v0": 3.0,
 }

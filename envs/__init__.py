@@ -30,7 +30,7 @@ Naming and versioning (as Pgx does):
 
 ``max_episode_steps`` is a safety net far above the rules' own end (20 turns in *The Pentagon
 War*, 30 rounds in *Starship Combat*; the longest masked-random episodes seen were about 1,100
-and 400 steps; a whole ten-mission campaign, ``NoQuarter-CestusV-v0``, gets 100,000): it ends
+and 400 steps; a whole ten-mission campaign, ``NoQuarter-CestusV-v1``, gets 100,000): it ends
 episodes an agent stalls with illegal no-op actions. Pass
 ``max_episode_steps=`` to ``make`` when raising ``max_turns``/``max_rounds``.
 """
@@ -67,7 +67,7 @@ for _system in SYSTEMS:
 MAX_EPISODE_STEPS: dict[str, int] = {
     "wargym/PentagonWar-Duel-v0": 5_000,
     "wargym/StarshipCombat-Duel-v0": 2_000,
-    "wargym/NoQuarter-CestusV-v0": 100_000,
+    "wargym/NoQuarter-CestusV-v1": 100_000,
 }
 """``max_episode_steps`` (Gymnasium's ``TimeLimit``) of each id; others get the default."""
 
@@ -79,7 +79,7 @@ PETTINGZOO_ENVS: dict[str, str] = {
     "starship_combat_v0": "wargym.envs.starship_combat.aec",
 }
 """PettingZoo name -> module exposing ``env(**kwargs)`` (AEC) and ``parallel_env(**kwargs)``;
-also collects each system's ``PETTINGZOO_MODULES`` (``no_quarter_v0``)."""
+also collects each system's ``PETTINGZOO_MODULES`` (``no_quarter_v1``)."""
 for _system in SYSTEMS:
     PETTINGZOO_ENVS.update(
         getattr(importlib.import_module(f"{__name__}.{_system}"), "PETTINGZOO_MODULES", {})

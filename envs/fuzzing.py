@@ -180,19 +180,19 @@ def _sc_space() -> dict[str, Sequence[Any]]:
 def targets(only: str | None = None) -> list[Target]:
     """Every wargym env, as Gymnasium ids, then AEC and Parallel PettingZoo envs."""
     spaces_by_id: dict[str, dict[str, Sequence[Any]]] = {
-        "wargym/NoQuarter-Skirmish-v0": {**_nq_space(True), "opponent": ("rules", "scripted",
+        "wargym/NoQuarter-Skirmish-v1": {**_nq_space(True), "opponent": ("rules", "scripted",
                                                                             "random")},
-        "wargym/NoQuarter-Patrol-v0": _mission_space("patrol"),
-        "wargym/NoQuarter-Attack-v0": _mission_space("attack"),
-        "wargym/NoQuarter-Defend-v0": _mission_space("defend"),
-        "wargym/NoQuarter-CestusV-v0": {"opponent": ("rules", "rules", "random", "scripted"),
+        "wargym/NoQuarter-Patrol-v1": _mission_space("patrol"),
+        "wargym/NoQuarter-Attack-v1": _mission_space("attack"),
+        "wargym/NoQuarter-Defend-v1": _mission_space("defend"),
+        "wargym/NoQuarter-CestusV-v1": {"opponent": ("rules", "rules", "random", "scripted"),
                                         "unseen_bases": ("bump", "bump", "block"),
                                         "illegal_action": POLICIES},
         "wargym/PentagonWar-Duel-v0": _pw_space(True),
         "wargym/StarshipCombat-Duel-v0": _sc_space(),
     }  # fmt: skip
     pz_spaces = {
-        "no_quarter_v0": _nq_space(True),
+        "no_quarter_v1": _nq_space(True),
         "pentagon_war_v0": _pw_space(False),
         "starship_combat_v0": _sc_space(),
     }

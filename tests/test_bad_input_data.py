@@ -342,7 +342,7 @@ def test_unknown_campaign(target: Any, words: list[str]) -> None:
 class Args:
     """A stand-in for a training script's ``Args`` (same field kinds)."""
 
-    env_id: str = "wargym/NoQuarter-Skirmish-v0"
+    env_id: str = "wargym/NoQuarter-Skirmish-v1"
     env_kwargs: dict[str, Any] = dataclasses.field(default_factory=dict)
     total_timesteps: int = 1000
     learning_rate: float = 3e-4

@@ -20,16 +20,16 @@ import wargym.envs
 from wargym.envs.base import EnvArgumentError, InvalidActionError
 from wargym.rules.errors import IllegalActionError, RulesError, TableError
 
-SKIRMISH = "wargym/NoQuarter-Skirmish-v0"
-PATROL = "wargym/NoQuarter-Patrol-v0"
+SKIRMISH = "wargym/NoQuarter-Skirmish-v1"
+PATROL = "wargym/NoQuarter-Patrol-v1"
 PW = "wargym/PentagonWar-Duel-v0"
 SC = "wargym/StarshipCombat-Duel-v0"
 MISSIONS = (
-    "wargym/NoQuarter-Patrol-v0",
-    "wargym/NoQuarter-Attack-v0",
-    "wargym/NoQuarter-Defend-v0",
+    "wargym/NoQuarter-Patrol-v1",
+    "wargym/NoQuarter-Attack-v1",
+    "wargym/NoQuarter-Defend-v1",
 )
-NQ_PZ = ("no_quarter_v0.env", "no_quarter_v0.parallel_env")
+NQ_PZ = ("no_quarter_v1.env", "no_quarter_v1.parallel_env")
 PW_PZ = ("pentagon_war_v0.env", "pentagon_war_v0.parallel_env")
 SC_PZ = ("starship_combat_v0.env", "starship_combat_v0.parallel_env")
 
@@ -127,7 +127,7 @@ KWARG_ROWS += [
         for e in MISSIONS
     ],
     _row(
-        "wargym/NoQuarter-CestusV-v0",
+        "wargym/NoQuarter-CestusV-v1",
         {"unseen_bases": "x", "max_missions": 1},
         EnvArgumentError,
         "unseen_bases",
@@ -194,7 +194,7 @@ KWARG_ROWS += [
     _row(SKIRMISH, {"opponent": "nope"}, ValueError, "opponent", "nope"),
     *[_row(e, {"opponent": "nope"}, ValueError, "opponent", "nope") for e in MISSIONS],
     _row(
-        "wargym/NoQuarter-CestusV-v0",
+        "wargym/NoQuarter-CestusV-v1",
         {"opponent": "nope", "max_missions": 1},
         EnvArgumentError,
         "opponent",
@@ -203,7 +203,7 @@ KWARG_ROWS += [
     _row(PW, {"opponent": "nope"}, ValueError, "opponent", "nope"),
 ]
 # -- bounds (issue 21 items 6, 12): EnvArgumentError naming the argument and the range --------
-CESTUS = "wargym/NoQuarter-CestusV-v0"
+CESTUS = "wargym/NoQuarter-CestusV-v1"
 NQ_SKIRMISHES = (SKIRMISH, *NQ_PZ)
 NQ_ALL = (SKIRMISH, *MISSIONS, *NQ_PZ)
 NAN = float("nan")
@@ -334,7 +334,7 @@ OUT_OF_RANGE: list[tuple[str, Any]] = [
     ("huge", 10**9),
 ]
 GYM_ACTION_ENVS = (SKIRMISH, PATROL, PW, SC)
-AEC_ENVS = ("no_quarter_v0.env", "pentagon_war_v0.env", "starship_combat_v0.env")
+AEC_ENVS = ("no_quarter_v1.env", "pentagon_war_v0.env", "starship_combat_v0.env")
 
 
 def _action_row(entry: str, label: str, action: Any, fix: str = ""):
@@ -417,7 +417,7 @@ PARALLEL_CASES = (
 )
 PARALLEL_ROWS = [
     pytest.param(e, bad, error, word, id=f"{e}.step:{label}")
-    for e in ("no_quarter_v0.parallel_env", "starship_combat_v0.parallel_env", *PW_PZ[1:])
+    for e in ("no_quarter_v1.parallel_env", "starship_combat_v0.parallel_env", *PW_PZ[1:])
     for label, bad, error, word in PARALLEL_CASES
 ]
 

@@ -92,7 +92,7 @@ SIDECAR_ROWS = [
         "env_kwargs.battle_factory",
     ),
     ("advisor_not_a_name", _edit(env_kwargs={"advisor": ["os", "abort"]}), "env_kwargs.advisor"),
-    ("env_id_module_prefix", _edit(env_id="os:wargym/NoQuarter-Skirmish-v0"), "env_id"),
+    ("env_id_module_prefix", _edit(env_id="os:wargym/NoQuarter-Skirmish-v1"), "env_id"),
     ("format_int", _edit(format=1), "format"),
     ("unknown_field", _edit(zz_extra=1), "zz_extra"),
     ("missing_n_actions", _edit(n_actions=_DROP), "n_actions"),
@@ -254,7 +254,7 @@ def test_server_refuses_an_unknown_tier(exported: Path) -> None:
 # -- issue 21: a model file never chooses code to run ------------------------------------
 EVIL = "wargym_evil_module"
 """A module in the working folder that a hostile sidecar names; importing it leaves a marker."""
-SKIRMISH = "wargym/NoQuarter-Skirmish-v0"
+SKIRMISH = "wargym/NoQuarter-Skirmish-v1"
 
 
 @pytest.fixture

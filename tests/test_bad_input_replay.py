@@ -69,7 +69,7 @@ def nq_replay(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
     import wargym.envs  # noqa: F401
 
-    env = gymnasium.make("wargym/NoQuarter-Patrol-v0")
+    env = gymnasium.make("wargym/NoQuarter-Patrol-v1")
     obs, _ = env.reset(seed=1)
     rng = np.random.default_rng(1)
     for _ in range(6):

@@ -409,7 +409,7 @@ def _nq_env(name: str) -> Any:
 
 def test_no_quarter_snapshot_of_a_battle_with_no_pending_decision_is_refused() -> None:
     """A set-up-looking battle (turn 0, no frames, no decision) in an env never ends: refused."""
-    env = _nq_env("wargym/NoQuarter-Skirmish-v0")
+    env = _nq_env("wargym/NoQuarter-Skirmish-v1")
     good = env.save_state()
     bad = copy.deepcopy(good)
     bad["state"]["battle"].update(decision=None, frames=[], turn=0)
@@ -420,11 +420,11 @@ def test_no_quarter_snapshot_of_a_battle_with_no_pending_decision_is_refused() -
 @pytest.mark.parametrize(
     ("name", "late"),
     [
-        pytest.param("wargym/NoQuarter-Skirmish-v0", "_finish", id="skirmish"),
-        pytest.param("wargym/NoQuarter-Patrol-v0", "_finish", id="mission"),
-        pytest.param("wargym/NoQuarter-CestusV-v0", "_finish", id="campaign"),
-        pytest.param("no_quarter_v0:aec", "observe", id="aec"),
-        pytest.param("no_quarter_v0:parallel", "_agent_obs", id="parallel"),
+        pytest.param("wargym/NoQuarter-Skirmish-v1", "_finish", id="skirmish"),
+        pytest.param("wargym/NoQuarter-Patrol-v1", "_finish", id="mission"),
+        pytest.param("wargym/NoQuarter-CestusV-v1", "_finish", id="campaign"),
+        pytest.param("no_quarter_v1:aec", "observe", id="aec"),
+        pytest.param("no_quarter_v1:parallel", "_agent_obs", id="parallel"),
     ],
 )
 def test_no_quarter_load_that_fails_late_leaves_the_env_as_it_was(

@@ -110,4 +110,4 @@ def test_fuzz_envs_short_covers_every_registered_env() -> None:
     gym_ids = {k for k in gymnasium.registry if k.startswith("wargym/")}
     pz = {f"{n}:{api}" for n in wargym.envs.PETTINGZOO_ENVS for api in ("aec", "parallel")}
     assert set(NAMES) == gym_ids | pz
-    assert {"wargym/NoQuarter-Skirmish-v0", "pentagon_war_v0:parallel"} <= set(NAMES)
+    assert {"wargym/NoQuarter-Skirmish-v1", "pentagon_war_v0:parallel"} <= set(NAMES)

@@ -29,7 +29,7 @@ from wargym.agents.learned import read_meta, shipped_model  # noqa: E402
 from wargym.export_onnx import SidecarError, make_sidecar_env, sidecar_digest  # noqa: E402
 
 EVIL = "wargym_fuzz_evil"
-SKIRMISH = "wargym/NoQuarter-Skirmish-v0"
+SKIRMISH = "wargym/NoQuarter-Skirmish-v1"
 HOSTILE = [
     "os:abort",
     "builtins:exec",

@@ -25,7 +25,7 @@ def nq_replay(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     import wargym.envs  # noqa: F401
 
-    env = gymnasium.make("wargym/NoQuarter-Skirmish-v0", max_turns=3)
+    env = gymnasium.make("wargym/NoQuarter-Skirmish-v1", max_turns=3)
     obs, _ = env.reset(seed=3)
     rng = np.random.default_rng(3)
     for _ in range(400):
@@ -87,7 +87,7 @@ def test_mission_replay_shows_pef_markers(tmp_path: Path) -> None:
 
     import wargym.envs  # noqa: F401
 
-    env = gymnasium.make("wargym/NoQuarter-Patrol-v0")
+    env = gymnasium.make("wargym/NoQuarter-Patrol-v1")
     obs, _ = env.reset(seed=1)
     rng = np.random.default_rng(1)
     for _ in range(60):

@@ -10,7 +10,7 @@ Needs its own virtual environment, because ``ray[rllib]`` 2.60 pins ``gymnasium=
 Ray cluster, start the head (``ray start --head``) and workers (``ray start --address=...``),
 then run with ``--address auto --num-env-runners 16`` (one env runner per CPU you can spare);
 see training/README.md. Env names: the keys of ``wargym.envs.PETTINGZOO_ENVS`` plus
-``no_quarter_v0``.
+``no_quarter_v1``.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def make_env(args: Args):  # noqa: ANN201
     from wargym.agents.envspecs import resolve_callables
     from wargym.envs import PETTINGZOO_ENVS
 
-    modules = {**PETTINGZOO_ENVS, "no_quarter_v0": "wargym.envs.no_quarter.aec"}
+    modules = {**PETTINGZOO_ENVS, "no_quarter_v1": "wargym.envs.no_quarter.aec"}
 
     class RLlibKeys(pettingzoo.utils.BaseParallelWrapper):
         """Renames ``observation`` to ``observations`` (RLlib's action-masking module)."""

@@ -27,7 +27,7 @@ import yaml
 
 @dataclass
 class Args:
-    env_id: str = "wargym/NoQuarter-Skirmish-v0"
+    env_id: str = "wargym/NoQuarter-Skirmish-v1"
     """Registered id of the No Quarter solo env."""
     env_kwargs: dict[str, Any] = field(default_factory=dict)
     """Keyword arguments of ``gymnasium.make``; hooks by entry-point name (``mirror_skirmish``)."""

@@ -54,7 +54,7 @@ def main(args: Args) -> dict[str, str]:
     env_kwargs = named_kwargs({k: v for k, v in train_args["env_kwargs"].items()
                                if k not in ("reward_shaping", "opponent")})  # fmt: skip
     env = make_sidecar_env(train_args["env_id"], env_kwargs)  # hooks by entry-point name
-    obs_version = env.unwrapped.encoder.version  # "nq-obs-v1", "+nq-af-v1" with action_features
+    obs_version = env.unwrapped.encoder.version  # "nq-obs-v3", "+nq-af-v1" with action_features
     env.close()
     meta = {
         "env_id": train_args["env_id"],

@@ -3,7 +3,7 @@
 ``agent_selection`` is the side at the engine's current decision point, so a reaction
 decision (a Star's Free Will, a defender's melee declaration, a free In Sight move of the
 other side) hands the turn to the reacting side in the middle of the other's activation.
-Each agent observes from its own side only ("nq-obs-v1"); the mask of the agent that is not
+Each agent observes from its own side only ("nq-obs-v3"); the mask of the agent that is not
 selected is all zero. Rewards are terminal (+1/-1/0), plus optional shaping terms. Spaces,
 illegal-action policies, ``info`` keys, rendering and replays are those of
 :class:`~wargym.envs.no_quarter.solo.NoQuarterSkirmishEnv`; under ``illegal_action=
@@ -17,6 +17,8 @@ illegal-action policies, ``info`` keys, rendering and replays are those of
 ## Version History
 
 * v0: initial version (nq-obs-v1, nq-act-v1).
+* v1: the rules' new decisions (issue 15: facing and twist, group orders,
+  Lucky, Marksman) grow the layouts (nq-obs-v3, nq-act-v2).
 """
 
 from __future__ import annotations

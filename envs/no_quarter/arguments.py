@@ -227,7 +227,7 @@ CAMPAIGN_BOUNDS = {
 def check_campaign_config(
     config: Mapping[str, Any], terms: tuple[str, ...], rules: type[Any]
 ) -> None:
-    """Check the keyword arguments of the campaign env (``NoQuarter-CestusV-v0``).
+    """Check the keyword arguments of the campaign env (``NoQuarter-CestusV-v1``).
 
     ``terms``: its reward-shaping terms; ``rules``: ``CampaignRulesOptions``.
 

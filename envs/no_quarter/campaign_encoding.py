@@ -1,10 +1,10 @@
-"""The campaign phase of ``wargym/NoQuarter-CestusV-v0``: its observation block and actions.
+"""The campaign phase of ``wargym/NoQuarter-CestusV-v1``: its observation block and actions.
 
 Between missions the player takes the campaign's own decisions (§23.2, §23.9.4): give spare
 pilots to Mechs (:class:`~wargym.rules.no_quarter.campaigns.campaign_play.AssignPilot`, ending with
 ``EndAssignment``) and pick the Company Mechs for the next mission (``SelectMech``, then
 ``LaunchMission``). :class:`CampaignActionCodec` maps them into a block of indices placed
-after the battle actions ("nq-act-v1") of the same ``Discrete(n)``;
+after the battle actions ("nq-act-v2") of the same ``Discrete(n)``;
 :func:`campaign_features` is the campaign block appended to every observation (layout
 "nq-campaign-v1", docs/encodings.md).
 

@@ -1,11 +1,11 @@
 """Gymnasium env: one episode is a whole No Quarter campaign, Cestus V by default (§23, §24, §27).
 
-:class:`NoQuarterCampaignEnv` (``wargym/NoQuarter-CestusV-v0``) drives a
+:class:`NoQuarterCampaignEnv` (``wargym/NoQuarter-CestusV-v1``) drives a
 :class:`~.campaign_play.CampaignGame`: between missions the agent takes
 the campaign decisions (pilots, the force), during a mission it answers every decision of the
 player's side while the rules play the NP side inside the engine (§22.4). Battles reuse the
-mission env's pieces: the action codec "nq-act-v1" (:class:`.codec.ActionCodec`), the
-observation "nq-obs-v2" (:class:`.mission_encoding.MissionObservationEncoder`), the sighting
+mission env's pieces: the action codec "nq-act-v2" (:class:`.codec.ActionCodec`), the
+observation "nq-obs-v4" (:class:`.mission_encoding.MissionObservationEncoder`), the sighting
 order of enemy slots and the fog-of-war event filter (:func:`.encoding.filter_events`).
 """
 
@@ -124,7 +124,7 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
 
     ## Action Space
 
-    ``Discrete(B + K)``: indices ``0 .. B-1`` are the battle actions "nq-act-v1" of
+    ``Discrete(B + K)``: indices ``0 .. B-1`` are the battle actions "nq-act-v2" of
     :class:`.codec.ActionCodec` (``max_mechs`` slots per side); ``B .. B+K-1`` the campaign
     block of :class:`.campaign_encoding.CampaignActionCodec`: EndAssignment, LaunchMission,
     SelectMech per roster slot (``max_company``), AssignPilot per spare pilot slot
@@ -134,7 +134,7 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
     ## Observation Space
 
     ``Dict({"observation": Box(-1, 1, (size,), float32), "action_mask": Box(0, 1, (n,),
-    int8)})``; ``observation`` is the mission observation "nq-obs-v2" (all zero between
+    int8)})``; ``observation`` is the mission observation "nq-obs-v4" (all zero between
     missions) followed by the campaign block "nq-campaign-v1" (phase, mission number, next
     mission, force limit, both Campaign Morales, planet status, results so far, pilot
     counts, a row per roster slot and per spare pilot; docs/encodings.md). Same fog of war
@@ -188,6 +188,8 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
     ## Version History
 
     * v0: initial version (nq-obs-v2 + nq-campaign-v1, nq-act-v1 + campaign block).
+    * v1: the rules' new decisions (issue 15: facing and twist, group orders,
+      Lucky, Marksman) grow the layouts (nq-obs-v4 + nq-campaign-v1, nq-act-v2 + campaign block).
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}

@@ -1,4 +1,4 @@
-"""The flat action space of the No Quarter envs: every engine action as one index ("nq-act-v1").
+"""The flat action space of the No Quarter envs: every engine action as one index ("nq-act-v2").
 
 :class:`ActionCodec` maps each :mod:`~.actions` action to one index of a
 fixed ``Discrete(n)``; ``n`` depends only on the env configuration (mechs per side, weapons per
@@ -69,7 +69,7 @@ from wargym.rules.no_quarter.forces.records import MechDesign
 from wargym.rules.no_quarter.forces.vocab import Location, MeleeAttack, Side, Terrain
 from wargym.rules.no_quarter.sight_movement.perception import TWISTS
 
-ACTION_VERSION = "nq-act-v1"
+ACTION_VERSION = "nq-act-v2"
 """Version of the action layout; bumped on any change of indices."""
 WAIT = 0
 """Index 0: *wait*, legal only in the Parallel env for a side with nothing to decide."""

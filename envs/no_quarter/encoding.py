@@ -1,4 +1,4 @@
-"""Observations of a No Quarter battle from one side's point of view ("nq-obs-v1").
+"""Observations of a No Quarter battle from one side's point of view ("nq-obs-v3").
 
 :class:`ObservationEncoder` turns a :class:`~wargym.rules.no_quarter.battle.state.Battle` into what
 one side may know: spatial planes of the table, a padded per-unit feature table with a
@@ -37,7 +37,7 @@ from wargym.rules.no_quarter.sight_movement.sight import concealing_rects
 from .action_features import ACTION_FEATURES, AF_VERSION, action_features
 from .codec import SlotsFn, battle_slots, ranged_weapons_of
 
-OBS_VERSION = "nq-obs-v1"
+OBS_VERSION = "nq-obs-v3"
 """Version of the observation layout; bumped on any change."""
 TERRAIN_PLANES = (
     Terrain.BUILDING,

@@ -46,7 +46,7 @@ class HeadToHeadCore(SkirmishCore, SidesAsAgents):
 
     metadata: dict[str, Any] = {
         "render_modes": ["ansi", "rgb_array"],
-        "name": "no_quarter_v0",
+        "name": "no_quarter_v1",
         "is_parallelizable": True,
         "render_fps": 4,
     }

@@ -142,7 +142,7 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
 
     ## Action Space
 
-    ``Discrete(n)``, layout "nq-act-v1" (docs/encodings.md), with ``max_mechs`` slots per
+    ``Discrete(n)``, layout "nq-act-v2" (docs/encodings.md), with ``max_mechs`` slots per
     side (default 32), including ``exit`` (leave by a mission edge) and ``objective`` (the
     Attack objective when the scenario leaves it open). Masks: ``obs["action_mask"]``,
     ``info["action_mask"]``, :meth:`action_masks`.
@@ -150,8 +150,8 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
     ## Observation Space
 
     ``Dict({"observation": Box(-1, 1, (size,), float32), "action_mask": Box(0, 1, (n,),
-    int8)})``, layout "nq-obs-v2" (:class:`.mission_encoding.MissionObservationEncoder`):
-    "nq-obs-v1" with the PEF markers plane and mission globals (kind, turn limit, own
+    int8)})``, layout "nq-obs-v4" (:class:`.mission_encoding.MissionObservationEncoder`):
+    "nq-obs-v3" with the PEF markers plane and mission globals (kind, turn limit, own
     Campaign Morale, own Attack objective, sections reconnoitred, exits, PEFs on the table).
     Never shown: the NP secret objective, unresolved PEF contents, NP postures and orders,
     enemies out of sight.
@@ -202,6 +202,8 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
     ## Version History
 
     * v0: initial version (nq-obs-v2, nq-act-v1).
+    * v1: the rules' new decisions (issue 15: facing and twist, group orders,
+      Lucky, Marksman) grow the layouts (nq-obs-v4, nq-act-v2).
     """
 
     strict_slots = False
@@ -427,33 +429,39 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
 
 
 class NoQuarterPatrolEnv(NoQuarterMissionEnv):
-    """``wargym/NoQuarter-Patrol-v0``: a Patrol (§22.1); see :class:`NoQuarterMissionEnv`.
+    """``wargym/NoQuarter-Patrol-v1``: a Patrol (§22.1); see :class:`NoQuarterMissionEnv`.
 
     ## Version History
 
     * v0: initial version (nq-obs-v2, nq-act-v1).
+    * v1: the rules' new decisions (issue 15: facing and twist, group orders,
+      Lucky, Marksman) grow the layouts (nq-obs-v4, nq-act-v2).
     """
 
     mission_kind = "patrol"
 
 
 class NoQuarterAttackEnv(NoQuarterMissionEnv):
-    """``wargym/NoQuarter-Attack-v0``: an Attack (§22.2); see :class:`NoQuarterMissionEnv`.
+    """``wargym/NoQuarter-Attack-v1``: an Attack (§22.2); see :class:`NoQuarterMissionEnv`.
 
     ## Version History
 
     * v0: initial version (nq-obs-v2, nq-act-v1).
+    * v1: the rules' new decisions (issue 15: facing and twist, group orders,
+      Lucky, Marksman) grow the layouts (nq-obs-v4, nq-act-v2).
     """
 
     mission_kind = "attack"
 
 
 class NoQuarterDefendEnv(NoQuarterMissionEnv):
-    """``wargym/NoQuarter-Defend-v0``: a Defend (§22.3); see :class:`NoQuarterMissionEnv`.
+    """``wargym/NoQuarter-Defend-v1``: a Defend (§22.3); see :class:`NoQuarterMissionEnv`.
 
     ## Version History
 
     * v0: initial version (nq-obs-v2, nq-act-v1).
+    * v1: the rules' new decisions (issue 15: facing and twist, group orders,
+      Lucky, Marksman) grow the layouts (nq-obs-v4, nq-act-v2).
     """
 
     mission_kind = "defend"

@@ -1,6 +1,6 @@
-"""Observations of a No Quarter mission from the player's point of view ("nq-obs-v2").
+"""Observations of a No Quarter mission from the player's point of view ("nq-obs-v4").
 
-"nq-obs-v2" is "nq-obs-v1" (:mod:`.encoding`) with two changes, documented in
+"nq-obs-v4" is "nq-obs-v3" (:mod:`.encoding`) with two changes, documented in
 ``docs/encodings.md``:
 
 * the ``markers`` plane shows the PEF markers on the table (positions only: their contents
@@ -32,7 +32,7 @@ from wargym.rules.no_quarter.mission.missions import MissionType
 from .codec import EDGES, Slots, battle_slots
 from .encoding import ObservationEncoder
 
-MISSION_OBS_VERSION = "nq-obs-v2"
+MISSION_OBS_VERSION = "nq-obs-v4"
 """Version of the mission observation layout."""
 MISSION_KINDS = tuple(kind.value for kind in MissionType)
 """Mission kinds in one-hot order: patrol, attack, defend (§22)."""
@@ -53,7 +53,7 @@ MISSION_FIELDS = (
     "exited_home",
     "pefs_on_table",
 )
-"""Names of the mission globals, in order (appended to the "nq-obs-v1" globals)."""
+"""Names of the mission globals, in order (appended to the "nq-obs-v3" globals)."""
 
 
 def pef_markers(battle: Battle, viewer: Side) -> Sequence[tuple[float, float]]:
@@ -145,7 +145,7 @@ def mission_features(battle: Battle, viewer: Side, max_mechs: int, mirror: bool)
 
 
 class MissionObservationEncoder(ObservationEncoder):
-    """The "nq-obs-v1" layout plus mission globals and the PEF markers plane ("nq-obs-v2").
+    """The "nq-obs-v3" layout plus mission globals and the PEF markers plane ("nq-obs-v4").
 
     Takes the arguments of :class:`~.encoding.ObservationEncoder`; ``markers`` defaults to
     :func:`pef_markers`.

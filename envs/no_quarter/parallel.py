@@ -13,6 +13,8 @@ replays and snapshots (``save_state`` / ``load_state``) are those of
 ## Version History
 
 * v0: initial version (nq-obs-v1, nq-act-v1; wait = index 0).
+* v1: the rules' new decisions (issue 15: facing and twist, group orders,
+  Lucky, Marksman) grow the layouts (nq-obs-v3, nq-act-v2; wait = index 0).
 """
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
 
     ## Action Space
 
-    ``Discrete(n)``, layout "nq-act-v1" (:class:`.codec.ActionCodec`, docs/encodings.md):
+    ``Discrete(n)``, layout "nq-act-v2" (:class:`.codec.ActionCodec`, docs/encodings.md):
     index 0 is *wait* (never legal here); the other blocks are group activation, mech
     choice, fire first, stay with a heading, moves by direction x fraction (forward, jump,
     reverse), charge, weapon-to-target assignments, melee and building attacks. The exact
@@ -70,7 +70,7 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
     ## Observation Space
 
     ``Dict({"observation": Box(-1, 1, (size,), float32), "action_mask": Box(0, 1, (n,),
-    int8)})``, layout "nq-obs-v1" (:class:`.encoding.ObservationEncoder`): planes of the
+    int8)})``, layout "nq-obs-v3" (:class:`.encoding.ObservationEncoder`): planes of the
     table, a per-unit table (own mechs, enemies in sight only) and global features, seen
     from blue. ``flatten=False`` gives ``observation`` as a ``Dict`` of the parts.
 
@@ -115,6 +115,8 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
     ## Version History
 
     * v0: initial version (nq-obs-v1, nq-act-v1).
+    * v1: the rules' new decisions (issue 15: facing and twist, group orders,
+      Lucky, Marksman) grow the layouts (nq-obs-v3, nq-act-v2).
     """
 
     terminate_reward = -1.0

@@ -7,7 +7,7 @@ Where things live (one import name over the repository's top-level folders):
 * ``wargym.agents``  (``agents/``)  baseline and learned players;
 * ``wargym.configs`` (``configs/``) the rulebooks' tables as validated YAML data.
 
-``import wargym`` registers the Gymnasium ids (``wargym/NoQuarter-Skirmish-v0``, ...) without
+``import wargym`` registers the Gymnasium ids (``wargym/NoQuarter-Skirmish-v1``, ...) without
 importing gymnasium itself: at once when gymnasium is already loaded, else as soon as it is
 (:mod:`wargym._autoregister`, standard library only). So ``import wargym.rules`` never pulls in
 gymnasium or torch, and ``import wargym, gymnasium; gymnasium.make("wargym/...")`` works.

@@ -52,7 +52,7 @@ MASKED_LOGIT = -1e8
 """Value the graph writes into the logits of illegal indices."""
 MAX_SIDECAR_BYTES = 1 << 20
 """Largest sidecar or model card read (the shipped ones are under 2 kB)."""
-DEFAULT_ENV_ID = "wargym/NoQuarter-Skirmish-v0"
+DEFAULT_ENV_ID = "wargym/NoQuarter-Skirmish-v1"
 """Env assumed when neither ``--env-id`` nor a checkpoint sidecar names one."""
 
 _FIELDS: dict[str, type | tuple[type, ...]] = {
@@ -96,9 +96,9 @@ class Sidecar:
     env_kwargs: Mapping[str, Any]
     """Keyword arguments of ``gymnasium.make`` for that env."""
     observation_version: str
-    """Layout of the observation vector (e.g. ``nq-obs-v1``)."""
+    """Layout of the observation vector (e.g. ``nq-obs-v3``)."""
     action_version: str
-    """Layout of the action indices (e.g. ``nq-act-v1``)."""
+    """Layout of the action indices (e.g. ``nq-act-v2``)."""
     obs_shape: tuple[int, ...]
     """Shape of one observation (without the batch dimension)."""
     n_actions: int

@@ -19,7 +19,7 @@ def _model():  # noqa: ANN202
     from wargym.agents.neural.af_policy import ActionFeaturePolicy
 
     env = gymnasium.make(
-        "wargym/NoQuarter-Skirmish-v0",
+        "wargym/NoQuarter-Skirmish-v1",
         action_features=True,
         cell=4.0,
         battle_factory=mirror_skirmish,

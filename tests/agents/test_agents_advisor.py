@@ -29,7 +29,7 @@ HANDLED = SCORED | {DecisionKind.MECH_ACTION, DecisionKind.CONTINUE_MOVE, Decisi
 
 def _env(**kwargs: object) -> gymnasium.Env:
     return gymnasium.make(
-        "wargym/NoQuarter-Skirmish-v0",
+        "wargym/NoQuarter-Skirmish-v1",
         action_features=True,
         advisor=TacticalAdvisor,
         cell=4.0,
@@ -47,9 +47,9 @@ def test_advice_rows_extend_the_block_and_pick_one_legal_action() -> None:
     env = _env()
     n = env.action_space.n
     obs, _ = env.reset(seed=11)
-    assert env.unwrapped.encoder.version == "nq-obs-v1+nq-af-v1+advice-v1"
+    assert env.unwrapped.encoder.version == "nq-obs-v3+nq-af-v1+advice-v1"
     plain = gymnasium.make(
-        "wargym/NoQuarter-Skirmish-v0", action_features=True, cell=4.0,
+        "wargym/NoQuarter-Skirmish-v1", action_features=True, cell=4.0,
         battle_factory=mirror_skirmish,
     )  # fmt: skip
     assert obs["observation"].shape[0] == plain.observation_space["observation"].shape[0] + 2 * n
@@ -157,7 +157,7 @@ def test_advisor_snapshot_errors_name_the_key_and_change_nothing() -> None:
     env.reset(seed=3)
     snap = env.save_state()
     plain = gymnasium.make(
-        "wargym/NoQuarter-Skirmish-v0", action_features=True, cell=4.0,
+        "wargym/NoQuarter-Skirmish-v1", action_features=True, cell=4.0,
         battle_factory=mirror_skirmish,
     ).unwrapped  # fmt: skip
     plain.reset(seed=3)
@@ -177,14 +177,14 @@ def test_advisor_snapshot_errors_name_the_key_and_change_nothing() -> None:
 
 def test_advisor_needs_the_feature_block_and_a_real_factory() -> None:
     with pytest.raises(EnvArgumentError, match="action_features"):
-        gymnasium.make("wargym/NoQuarter-Skirmish-v0", advisor=TacticalAdvisor)
+        gymnasium.make("wargym/NoQuarter-Skirmish-v1", advisor=TacticalAdvisor)
     with pytest.raises(EnvArgumentError, match="advisor"):
-        gymnasium.make("wargym/NoQuarter-Skirmish-v0", action_features=True, advisor=42)
+        gymnasium.make("wargym/NoQuarter-Skirmish-v1", action_features=True, advisor=42)
     kwargs = resolve_callables({"advisor": "wargym.agents.advisor:TacticalAdvisor"})
     assert kwargs["advisor"] is TacticalAdvisor  # a legacy path of the package's own advisor
     assert resolve_callables({"advisor": "tactical_advisor"})["advisor"] is TacticalAdvisor
     with pytest.raises(EnvArgumentError, match="not a name"):  # the env imports no names
-        gymnasium.make("wargym/NoQuarter-Skirmish-v0", action_features=True,
+        gymnasium.make("wargym/NoQuarter-Skirmish-v1", action_features=True,
                        advisor="tactical_advisor")  # fmt: skip
 
 
@@ -205,7 +205,7 @@ def test_advice_rows_in_the_pettingzoo_envs_pass_the_api_tests() -> None:
 def test_mission_envs_take_the_feature_block_and_the_advice_rows() -> None:
     """Patrol with the rows: versioned, inside the space, one pick per player decision."""
     env = gymnasium.make(
-        "wargym/NoQuarter-Patrol-v0",
+        "wargym/NoQuarter-Patrol-v1",
         action_features=True,
         advisor=TacticalAdvisor,
         cell=4.0,
@@ -213,7 +213,7 @@ def test_mission_envs_take_the_feature_block_and_the_advice_rows() -> None:
         max_mechs=12,
     )
     core = env.unwrapped
-    assert core.encoder.version == "nq-obs-v2+nq-af-v1+advice-v1"
+    assert core.encoder.version == "nq-obs-v4+nq-af-v1+advice-v1"
     n = env.action_space.n
     obs, _ = env.reset(seed=5)
     picks = 0
@@ -233,10 +233,10 @@ def test_mission_envs_take_the_feature_block_and_the_advice_rows() -> None:
     assert picks > 0
     snap = core.save_state()
     twin = gymnasium.make(
-        "wargym/NoQuarter-Patrol-v0", action_features=True, advisor=TacticalAdvisor, cell=4.0,
+        "wargym/NoQuarter-Patrol-v1", action_features=True, advisor=TacticalAdvisor, cell=4.0,
         max_turns=3, max_mechs=12,
     ).unwrapped  # fmt: skip
     twin.load_state(snap)
     assert twin.advisor.to_dict() == core.advisor.to_dict()
     with pytest.raises(EnvArgumentError, match="action_features"):
-        gymnasium.make("wargym/NoQuarter-Patrol-v0", advisor=TacticalAdvisor)
+        gymnasium.make("wargym/NoQuarter-Patrol-v1", advisor=TacticalAdvisor)

@@ -43,7 +43,7 @@ def test_agents_engine_agents_as_solo_env_opponent() -> None:
     import wargym.envs  # noqa: F401
 
     env = gymnasium.make(
-        "wargym/NoQuarter-Skirmish-v0", battle_factory=__import__(
+        "wargym/NoQuarter-Skirmish-v1", battle_factory=__import__(
             "wargym.agents.envspecs", fromlist=["mirror_skirmish"]).mirror_skirmish
     )  # fmt: skip
     seat = set_opponent(env, NoQuarterHeuristic(1))

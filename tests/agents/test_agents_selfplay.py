@@ -17,7 +17,7 @@ from wargym.agents.training_entry import main as entry_main
 
 
 def test_selfplay_opponent_is_drawn_at_reset_and_kept_for_the_episode(tmp_path: Path) -> None:
-    env = gymnasium.make("wargym/NoQuarter-Skirmish-v0", battle_factory=mirror_skirmish)
+    env = gymnasium.make("wargym/NoQuarter-Skirmish-v1", battle_factory=mirror_skirmish)
     wrapped = PoolOpponentEnv(env, OpponentPool(tmp_path, ("rules", "heuristic"), 1.0))
     names = set()
     for seed in range(4):

@@ -25,7 +25,7 @@ def test_shipped_model_sidecar_matches_the_env_layouts() -> None:
     from wargym.envs.no_quarter.encoding import OBS_VERSION
 
     meta = json.loads(_require(".json").read_text())
-    assert meta["env_id"] == "wargym/NoQuarter-Skirmish-v0"
+    assert meta["env_id"] == "wargym/NoQuarter-Skirmish-v1"
     env = gymnasium.make(meta["env_id"], **resolve_callables(meta["env_kwargs"]))
     assert meta["observation_version"] == env.unwrapped.encoder.version
     assert meta["observation_version"].startswith(OBS_VERSION)

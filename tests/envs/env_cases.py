@@ -23,12 +23,12 @@ FAST_KWARGS: dict[str, dict[str, Any]] = {
     "wargym/StarshipCombat-Duel-v0": {"options": {"max_rounds": 3}},
     "pentagon_war_v0": {"max_turns": 2},
     "starship_combat_v0": {"options": {"max_rounds": 3}},
-    "wargym/NoQuarter-Skirmish-v0": {"max_turns": 2, "mechs_per_side": 2},
-    "wargym/NoQuarter-Patrol-v0": NQ_MISSION_FAST,
-    "wargym/NoQuarter-Attack-v0": NQ_MISSION_FAST,
-    "wargym/NoQuarter-Defend-v0": NQ_MISSION_FAST,
-    "wargym/NoQuarter-CestusV-v0": {"max_turns": 1, "max_missions": 1},
-    "no_quarter_v0": {"max_turns": 2, "mechs_per_side": 2},
+    "wargym/NoQuarter-Skirmish-v1": {"max_turns": 2, "mechs_per_side": 2},
+    "wargym/NoQuarter-Patrol-v1": NQ_MISSION_FAST,
+    "wargym/NoQuarter-Attack-v1": NQ_MISSION_FAST,
+    "wargym/NoQuarter-Defend-v1": NQ_MISSION_FAST,
+    "wargym/NoQuarter-CestusV-v1": {"max_turns": 1, "max_missions": 1},
+    "no_quarter_v1": {"max_turns": 2, "mechs_per_side": 2},
 }
 """Small configuration per env name (Gymnasium id or PettingZoo module name)."""
 

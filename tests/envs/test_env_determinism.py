@@ -152,10 +152,10 @@ def test_env_determinism_every_env_is_covered_and_seeds_matter() -> None:
     assert len(set(first.values())) == len(first)  # every case plays something of its own
     # another seed gives another rollout, so the hash can tell rollouts apart
     assert (
-        play("gym:wargym/NoQuarter-Skirmish-v0", SEED + 1)
-        != first["gym:wargym/NoQuarter-Skirmish-v0"]
+        play("gym:wargym/NoQuarter-Skirmish-v1", SEED + 1)
+        != first["gym:wargym/NoQuarter-Skirmish-v1"]
     )
-    assert play("aec:no_quarter_v0", SEED + 1) != first["aec:no_quarter_v0"]
+    assert play("aec:no_quarter_v1", SEED + 1) != first["aec:no_quarter_v1"]
 
 
 if __name__ == "__main__":

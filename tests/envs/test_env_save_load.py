@@ -256,29 +256,29 @@ def test_env_save_load_needs_a_reset_first_and_refuses_another_env(case: str) ->
         assert twin.save_state() == early
     env = _started(case)
     foreign = _started(
-        "aec:no_quarter_v0" if "no_quarter_v0" not in case else "gym:wargym/NoQuarter-Skirmish-v0"
+        "aec:no_quarter_v1" if "no_quarter_v1" not in case else "gym:wargym/NoQuarter-Skirmish-v1"
     ).save_state()
     _refused(env, foreign, "snapshot.env")
 
 
 def test_env_save_load_refuses_a_snapshot_of_another_configuration() -> None:
-    small = _started("gym:wargym/NoQuarter-Skirmish-v0")
-    other = build("gym:wargym/NoQuarter-Skirmish-v0", mechs_per_side=3)
+    small = _started("gym:wargym/NoQuarter-Skirmish-v1")
+    other = build("gym:wargym/NoQuarter-Skirmish-v1", mechs_per_side=3)
     other.reset(seed=1)
     with pytest.raises(StateError, match="snapshot.config.mechs_per_side: saved 2"):
         other.load_state(small.save_state())
-    pz = build("aec:no_quarter_v0", max_turns=3)
+    pz = build("aec:no_quarter_v1", max_turns=3)
     with pytest.raises(StateError, match="snapshot.config.battle_options"):
-        pz.load_state(_started("aec:no_quarter_v0").save_state())
+        pz.load_state(_started("aec:no_quarter_v1").save_state())
 
 
 def test_env_save_load_restores_the_np_memory_and_opponent_stream() -> None:
     """The skirmish's red NP memory and generator are in the snapshot and come back."""
-    env = _started("gym:wargym/NoQuarter-Skirmish-v0", steps=6)
+    env = _started("gym:wargym/NoQuarter-Skirmish-v1", steps=6)
     state = env.save_state()["state"]
     assert state["opponent"]["spec"] == "rules"
     assert set(state["opponent"]["context"]) == {"groups", "default", "rolls", "options"}
-    twin = build("gym:wargym/NoQuarter-Skirmish-v0")
+    twin = build("gym:wargym/NoQuarter-Skirmish-v1")
     twin.load_state(env.save_state())
     assert twin._opponent.context == env._opponent.context
     assert twin._opponent.rng.bit_generator.state == env._opponent.rng.bit_generator.state
@@ -289,7 +289,7 @@ def test_env_save_load_restores_the_np_memory_and_opponent_stream() -> None:
 
 def test_env_save_load_keeps_the_sighting_order_of_enemies_out_of_sight() -> None:
     """Enemy slots follow the order of first sighting, also of enemies no longer in sight."""
-    case = "gym:wargym/NoQuarter-Attack-v0"
+    case = "gym:wargym/NoQuarter-Attack-v1"
     driver = Driver("gym", build(case))
     driver.start(SEED)
     rng = np.random.default_rng(SEED)

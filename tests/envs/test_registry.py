@@ -77,7 +77,7 @@ def test_registry_lists_the_no_quarter_ids_and_pettingzoo_module() -> None:
     for kind in ("Skirmish", "Patrol", "Attack", "Defend"):
         assert f"wargym/NoQuarter-{kind}-v0" in GYM_ENVS
         assert f"wargym/NoQuarter-{kind}-v0" in gymnasium.registry
-    assert PETTINGZOO_ENVS["no_quarter_v0"] == "wargym.envs.no_quarter.aec"
+    assert PETTINGZOO_ENVS["no_quarter_v1"] == "wargym.envs.no_quarter.aec"
 
 
 @pytest.mark.parametrize("env_id", GYM_IDS)
@@ -116,7 +116,7 @@ def test_registry_import_wargym_registers_without_importing_gymnasium() -> None:
         "import wargym.rules.no_quarter.battle.game\n"
         "assert 'gymnasium' not in sys.modules, 'import wargym.rules pulled in gymnasium'\n"
         "import gymnasium\n"
-        "assert 'wargym/NoQuarter-Skirmish-v0' in gymnasium.registry\n"
+        "assert 'wargym/NoQuarter-Skirmish-v1' in gymnasium.registry\n"
         "env = gymnasium.make('wargym/PentagonWar-Duel-v0', max_turns=1)\n"
         "env.reset(seed=0)\n"
     )

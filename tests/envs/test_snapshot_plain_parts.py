@@ -29,8 +29,8 @@ from wargym.envs.fuzzing_snapshots import masks_after_load  # noqa: E402
 from wargym.envs.snapshot import digest  # noqa: E402
 from wargym.rules.errors import StateError  # noqa: E402
 
-PATROL = "gym:wargym/NoQuarter-Patrol-v0"
-SKIRMISH = "gym:wargym/NoQuarter-Skirmish-v0"
+PATROL = "gym:wargym/NoQuarter-Patrol-v1"
+SKIRMISH = "gym:wargym/NoQuarter-Skirmish-v1"
 """Their second snapshots hold a mission and np block (Patrol) and a fire frame (Skirmish)."""
 
 Change = Callable[[dict[str, Any]], str]

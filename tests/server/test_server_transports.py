@@ -105,7 +105,7 @@ def nq_policy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from wargym.export_onnx import export
 
     folder = tmp_path_factory.mktemp("nq")
-    env = gymnasium.make("wargym/NoQuarter-Skirmish-v0")
+    env = gymnasium.make("wargym/NoQuarter-Skirmish-v1")
     model = MaskablePPO("MultiInputPolicy", env, n_steps=32, batch_size=32, seed=0, device="cpu",
                         policy_kwargs={"net_arch": [16]})  # fmt: skip
     model.save(folder / "nq.zip")
@@ -120,7 +120,7 @@ def test_onnx_opponent_plays_legal_moves_at_every_tier(nq_policy: Path) -> None:
 
     handler = Handler(OnnxOpponent(nq_policy))
     info = handler.handle({"protocol": P, "type": "info"})
-    assert info["policy"]["observation_version"] == "nq-obs-v1"
+    assert info["policy"]["observation_version"] == "nq-obs-v3"
     current = state()
     for step, tier in enumerate([None, "easy", "medium", "hard", "expert"] * 4):
         legal = handler.handle({"protocol": P, "type": "legal", "state": current})

@@ -32,7 +32,7 @@ def test_training_presets_load_into_their_script(preset: Path) -> None:
 
     script = "selfplay_ppo" if "selfplay" in preset.name else "ppo_masked"
     args = load_preset(_script(script).Args, preset)
-    assert args.env_id == "wargym/NoQuarter-Skirmish-v0"
+    assert args.env_id == "wargym/NoQuarter-Skirmish-v1"
 
 
 def _run(args: list[str], tmp: Path) -> subprocess.CompletedProcess[str]:
@@ -101,7 +101,7 @@ def test_training_advice_agreement_counts_overruled_picks(tmp_path: Path) -> Non
     # the model card's claim: the shipped policy plays the tactician's pick at every decision
     assert report["overruled"] == 0
     old = tmp_path / "plain.zip"  # a policy without advice rows is refused by name
-    (tmp_path / "plain.json").write_text('{"env_id": "wargym/NoQuarter-Skirmish-v0"}')
+    (tmp_path / "plain.json").write_text('{"env_id": "wargym/NoQuarter-Skirmish-v1"}')
     old.write_bytes(shipped_model(".zip").read_bytes())
     with pytest.raises(SystemExit, match="advice rows"):
         script.main(script.Args(policy=str(old), games=1, out=str(tmp_path / "b.json")))

@@ -17,7 +17,7 @@ from wargym.rules.no_quarter.battlefield.terrain import is_concealed
 
 def _env() -> gymnasium.Env:
     return gymnasium.make(
-        "wargym/NoQuarter-Skirmish-v0",
+        "wargym/NoQuarter-Skirmish-v1",
         action_features=True,
         cell=4.0,
         battle_factory=mirror_skirmish,
@@ -26,11 +26,11 @@ def _env() -> gymnasium.Env:
 
 def test_nq_af_block_is_appended_and_zero_outside_the_legal_indices() -> None:
     env = _env()
-    base = gymnasium.make("wargym/NoQuarter-Skirmish-v0", cell=4.0, battle_factory=mirror_skirmish)
+    base = gymnasium.make("wargym/NoQuarter-Skirmish-v1", cell=4.0, battle_factory=mirror_skirmish)
     n = env.action_space.n
     obs, _ = env.reset(seed=2)
     plain, _ = base.reset(seed=2)
-    assert env.unwrapped.encoder.version == "nq-obs-v1+nq-af-v1"
+    assert env.unwrapped.encoder.version == "nq-obs-v3+nq-af-v1"
     assert obs["observation"].shape[0] == plain["observation"].shape[0] + len(ACTION_FEATURES) * n
     rng = np.random.default_rng(2)
     moves_seen = 0

@@ -1,4 +1,4 @@
-"""``wargym/NoQuarter-CestusV-v0``: a whole Cestus V campaign as one episode (§23, §24, §27)."""
+"""``wargym/NoQuarter-CestusV-v1``: a whole Cestus V campaign as one episode (§23, §24, §27)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from wargym.rules.no_quarter.campaigns.campaign_play import (
 )
 from wargym.rules.no_quarter.forces.vocab import Faction, Side
 
-ENV_ID = "wargym/NoQuarter-CestusV-v0"
+ENV_ID = "wargym/NoQuarter-CestusV-v1"
 FAST: dict[str, Any] = {"max_turns": 2}
 """Short missions keep a whole ten-mission campaign to a few seconds."""
 

@@ -101,8 +101,8 @@ def _run_masked(env: Any, seed: int) -> int:
 def test_nq_env_smoke_skirmish_and_patrol_play_to_the_end_with_face_decisions() -> None:
     faces = 0
     for seed in (3, 4):
-        env = gymnasium.make("wargym/NoQuarter-Skirmish-v0", max_turns=3, mechs_per_side=2)
+        env = gymnasium.make("wargym/NoQuarter-Skirmish-v1", max_turns=3, mechs_per_side=2)
         faces += _run_masked(env, seed)
-    patrol = gymnasium.make("wargym/NoQuarter-Patrol-v0", max_turns=3, max_mechs=12)
+    patrol = gymnasium.make("wargym/NoQuarter-Patrol-v1", max_turns=3, max_mechs=12)
     faces += _run_masked(patrol, 5)
     assert faces > 0

@@ -13,7 +13,7 @@ from wargym.rules.no_quarter.forces.vocab import Side
 
 def test_globals_stay_in_the_box_with_more_mechs_than_slots() -> None:
     # A mission's reinforcements can give a side more mechs than ``max_mechs`` (the 1M-step
-    # fuzz run of NoQuarter-Attack-v0 reached 41 mechs for 32 slots): the counts are capped.
+    # fuzz run of NoQuarter-Attack-v1 reached 41 mechs for 32 slots): the counts are capped.
     dice = RandomDice.from_seed(3)
     battle = new_skirmish(np.random.default_rng(3), dice, mechs_per_side=5)
     game.advance(battle, dice)

@@ -47,12 +47,12 @@ def _play(env_id: str, seed: int, **kwargs: object) -> Counter[DecisionKind]:
 def test_13_1_seeded_skirmishes_offer_splits_and_end() -> None:
     seen: Counter[DecisionKind] = Counter()
     for seed in (0, 1, 2):
-        seen += _play("wargym/NoQuarter-Skirmish-v0", seed, max_turns=4)
+        seen += _play("wargym/NoQuarter-Skirmish-v1", seed, max_turns=4)
     assert seen[DecisionKind.SPLIT_GROUP] > 0
 
 
 def test_12_2_a_mission_platoon_offers_leader_choices() -> None:
-    seen = _play("wargym/NoQuarter-Attack-v0", 0, max_turns=4, max_mechs=12)
+    seen = _play("wargym/NoQuarter-Attack-v1", 0, max_turns=4, max_mechs=12)
     assert seen[DecisionKind.LEAD_TEAMS] > 0 and seen[DecisionKind.SPLIT_GROUP] > 0
 
 

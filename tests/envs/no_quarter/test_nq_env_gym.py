@@ -42,7 +42,7 @@ def test_nq_gym_sb3_check_env() -> None:
 
 
 def test_nq_gym_make_with_a_local_id() -> None:
-    env_id = "wargym-test/NoQuarter-Skirmish-v0"
+    env_id = "wargym-test/NoQuarter-Skirmish-v1"
     if env_id not in gymnasium.registry:
         gymnasium.register(env_id, entry_point=NoQuarterSkirmishEnv, max_episode_steps=2000)
     env = gymnasium.make(env_id, **FAST)

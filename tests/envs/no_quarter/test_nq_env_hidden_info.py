@@ -194,9 +194,9 @@ def test_nq_hidden_e5_every_env_plays_bump_by_default() -> None:
     import wargym.envs  # noqa: F401
 
     for env_id, kwargs in (
-        ("wargym/NoQuarter-Skirmish-v0", {"mechs_per_side": 1}),
-        ("wargym/NoQuarter-Patrol-v0", {}),
-        ("wargym/NoQuarter-Patrol-v0", {"options": {"battle": {"unseen_bases": "block"}}}),
+        ("wargym/NoQuarter-Skirmish-v1", {"mechs_per_side": 1}),
+        ("wargym/NoQuarter-Patrol-v1", {}),
+        ("wargym/NoQuarter-Patrol-v1", {"options": {"battle": {"unseen_bases": "block"}}}),
     ):
         env = gymnasium.make(env_id, **kwargs).unwrapped
         env.reset(seed=0)

@@ -28,7 +28,7 @@ KINDS = (DecisionKind.LUCKY_REROLL, DecisionKind.MARKSMAN_LOCATION)
 
 
 def _play(seed: int) -> Counter[DecisionKind]:
-    env = gymnasium.make("wargym/NoQuarter-Skirmish-v0", max_turns=8)
+    env = gymnasium.make("wargym/NoQuarter-Skirmish-v1", max_turns=8)
     seen: Counter[DecisionKind] = Counter()
     obs, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)

@@ -35,11 +35,11 @@ from wargym.rules.no_quarter.mission.missions import AttackObjective
 from wargym.rules.no_quarter.non_player import np_events as npev
 
 MISSION_IDS = [
-    "wargym/NoQuarter-Patrol-v0",
-    "wargym/NoQuarter-Attack-v0",
-    "wargym/NoQuarter-Defend-v0",
+    "wargym/NoQuarter-Patrol-v1",
+    "wargym/NoQuarter-Attack-v1",
+    "wargym/NoQuarter-Defend-v1",
 ]
-NQ_IDS = ["wargym/NoQuarter-Skirmish-v0", *MISSION_IDS]
+NQ_IDS = ["wargym/NoQuarter-Skirmish-v1", *MISSION_IDS]
 FAST: dict[str, Any] = {"max_turns": 3, "max_mechs": 12}
 
 
@@ -80,7 +80,7 @@ def test_nq_mission_each_id_plays_its_default_scenario(cls: Any, kind: str) -> N
     assert env.observation_space.contains(obs)
     v1 = ObservationEncoder(12, 8, max_turns=3)
     assert obs["observation"].shape == (v1.size + len(MISSION_FIELDS),)
-    assert env.encoder.version == "nq-obs-v2" and info["mission"]["kind"] == kind
+    assert env.encoder.version == "nq-obs-v4" and info["mission"]["kind"] == kind
     assert env.battle.decision is not None and env.battle.decision.side is Side.BLUE
 
 
@@ -100,7 +100,7 @@ def test_nq_mission_keyword_overrides_are_checked_like_scenario_files() -> None:
         NoQuarterPatrolEnv(scenario="no_such_scenario")
     with pytest.raises(ValueError, match="not a patrol"):
         NoQuarterPatrolEnv(scenario="defend_pdf_vs_hishen")
-    env = gymnasium.make("wargym/NoQuarter-Attack-v0", scenario="attack_iss_vs_hishen", **FAST)
+    env = gymnasium.make("wargym/NoQuarter-Attack-v1", scenario="attack_iss_vs_hishen", **FAST)
     env.reset(seed=1)
     assert env.unwrapped.battle.mission["attack_objective"] == "break_through"  # type: ignore[attr-defined]
 
@@ -173,7 +173,7 @@ def test_nq_mission_illegal_action_changes_nothing_and_replay_names_v2(tmp_path:
     assert env.battle.to_dict() == state and np.array_equal(obs["observation"], obs2["observation"])
     env.save_replay(tmp_path / "r.json")
     data = json.loads((tmp_path / "r.json").read_text())
-    assert data["observation_version"] == "nq-obs-v2" and data["action_version"] == "nq-act-v1"
+    assert data["observation_version"] == "nq-obs-v4" and data["action_version"] == "nq-act-v2"
 
 
 def test_nq_mission_render_modes() -> None:
@@ -456,7 +456,7 @@ def test_nq_mission_pef_contact_with_no_room_shifts_its_mechs() -> None:
     marker was free made an empty ``MechsArrived`` and crashed; then nothing arrived; now every
     mech stands on the nearest legal spot, none dropped (§20.3 ruling, E6 revised)."""
     env = gymnasium.make(
-        "wargym/NoQuarter-Defend-v0",
+        "wargym/NoQuarter-Defend-v1",
         scenario="defend_pdf_vs_hishen",
         max_turns=1,
         options={

@@ -19,7 +19,7 @@ def test_20_4_np_contacts_use_the_battles_rules_options(monkeypatch: pytest.Monk
         return original(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(np_flow, "np_enemy_mechs", spy)
-    env = gymnasium.make("wargym/NoQuarter-Patrol-v0", options={"rules": {"strict_mounting": True}})
+    env = gymnasium.make("wargym/NoQuarter-Patrol-v1", options={"rules": {"strict_mounting": True}})
     obs, _ = env.reset(seed=0)
     rng = np.random.default_rng(0)
     for _ in range(300):

@@ -329,4 +329,4 @@ def test_16_1_4_unknown_in_sight_spent_fire_choice_is_refused_by_the_envs() -> N
     from wargym.envs.base import EnvArgumentError
 
     with pytest.raises(EnvArgumentError, match=r"in_sight_spent_fire.*carry_on.*priority"):
-        gymnasium.make("wargym/NoQuarter-Skirmish-v0", battle_options={"in_sight_spent_fire": "x"})
+        gymnasium.make("wargym/NoQuarter-Skirmish-v1", battle_options={"in_sight_spent_fire": "x"})
