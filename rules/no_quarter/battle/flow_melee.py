@@ -21,7 +21,7 @@ from wargym.rules.no_quarter.battle.consequences import (
 )
 from wargym.rules.no_quarter.battle.flow import Ctx, Frame, FunctionHandler, nearest_frame
 from wargym.rules.no_quarter.battle.flow_fire import fire_frame
-from wargym.rules.no_quarter.battle.luck import lucky_melee
+from wargym.rules.no_quarter.battle.luck import lucky_melee, offer_lucky
 from wargym.rules.no_quarter.battle.melee import (
     ChargeOutcome,
     charge_outcome,
@@ -270,6 +270,11 @@ def _charge_test(
     battle, rules = ctx.battle, ctx.rules
     charger_faces = ctx.dice.roll(2)
     charger_passed = passed_dice(charger_faces, charger.rep)
+    if charger_passed < 2:  # a Lucky charger may re-roll its test (D26)
+        charger_faces = offer_lucky(
+            ctx, charger, "charge_test", charger_faces, True, target.id, passed=charger_passed
+        )
+        charger_passed = passed_dice(charger_faces, charger.rep)
     insight = nearest_frame(battle, "insight")
     cache: dict[str, list[int]] = insight.setdefault("charge_rolls", {}) if insight else {}
     key = str(target.id)
@@ -280,6 +285,10 @@ def _charge_test(
     rolled = list(cache.get(key, []))
     if len(rolled) < dice:
         rolled.extend(ctx.dice.roll(dice - len(rolled)))
+    first = passed_dice(rolled[:dice], target.rep)
+    if not reused and first < 2:  # a Lucky target may re-roll its one roll (D26)
+        rolled = list(offer_lucky(ctx, target, "charge_test", tuple(rolled), True, charger.id,
+                                  passed=first))  # fmt: skip
     if insight is not None:
         cache[key] = rolled
     target_faces = tuple(rolled[:dice])

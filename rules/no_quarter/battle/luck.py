@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 LUCKY_WHAT = frozenset(
     {"to_hit", "hit_location", "damage", "fired_on", "takes_damage", "mech_down",
-     "pilot_test", "melee"}
+     "pilot_test", "melee", "charge_test"}
 )  # fmt: skip
 """The rolls a Lucky pilot may re-roll (the ``what`` of ``LuckyReroll`` and of the pause)."""
 
@@ -269,7 +269,7 @@ def lucky_advice(battle: Battle) -> bool:
     """
     frame = battle.frames[-1]
     what = frame["what"]
-    if what in ("fired_on", "takes_damage", "mech_down"):
+    if what in ("fired_on", "takes_damage", "mech_down", "charge_test"):
         return bool(frame.get("passed", 1) == 0)
     if what == "pilot_test":
         return True  # offered only when failed

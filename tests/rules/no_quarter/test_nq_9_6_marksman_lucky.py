@@ -19,6 +19,7 @@ from wargym.rules.no_quarter.battle import events as ev
 from wargym.rules.no_quarter.battle import game
 from wargym.rules.no_quarter.battle.actions import (
     AssignFire,
+    Charge,
     ChooseLocation,
     Decision,
     DecisionKind,
@@ -303,3 +304,18 @@ def test_d26_lucky_attacker_may_reroll_the_melee_dice_of_a_lost_round() -> None:
     melee = _of(events, ev.MeleeRound)[0]
     assert melee.attacker_faces == (1, 1, 1, 6) and melee.winner == 0
     assert _of(events, ev.LuckyReroll)[0].old == (6, 6, 6, 6)
+
+
+def test_d26_lucky_charger_may_reroll_its_charge_into_melee_test() -> None:
+    battle = _duel(blue=(Attribute.LUCKY,))
+    assert Charge(0, 1) in game.legal_actions(battle)
+    # the charger's 2d6 vs Rep 4: 6, 6 pass 0 -> its side is asked (D26)
+    game.play(battle, Charge(0, 1), FallbackDice([6, 6], np.random.default_rng(3)))
+    assert battle.decision == Decision(Side.BLUE, DecisionKind.LUCKY_REROLL, 0)
+    frame = battle.frames[-1]
+    assert (frame["what"], frame["faces"], frame["passed"]) == ("charge_test", [6, 6], 0)
+    assert choice_in_roll(battle, game.legal_actions(battle)) == LuckyChoice(0, True)
+    events = game.play(battle, LuckyChoice(0, True), FallbackDice([1, 1], np.random.default_rng(4)))
+    tested = _of(events, ev.ChargeTested)[0]
+    assert tested.charger_faces == (1, 1) and tested.charger_passed == 2
+    assert _of(events, ev.LuckyReroll)[0].what == "charge_test"
