@@ -570,4 +570,4 @@ def test_demo_policy_of_another_layout_exits_2(
     code = main(["demo", "--policy", str(tmp_path / "p.onnx"), "--html", ""])
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
-    assert "obs_shape" in err and "4645" in err
+    assert "obs_shape" in err and "5002" in err

@@ -75,8 +75,8 @@ def test_registry_lists_both_space_duels_and_their_pettingzoo_modules() -> None:
 
 def test_registry_lists_the_no_quarter_ids_and_pettingzoo_module() -> None:
     for kind in ("Skirmish", "Patrol", "Attack", "Defend"):
-        assert f"wargym/NoQuarter-{kind}-v0" in GYM_ENVS
-        assert f"wargym/NoQuarter-{kind}-v0" in gymnasium.registry
+        assert f"wargym/NoQuarter-{kind}-v1" in GYM_ENVS
+        assert f"wargym/NoQuarter-{kind}-v1" in gymnasium.registry
     assert PETTINGZOO_ENVS["no_quarter_v1"] == "wargym.envs.no_quarter.aec"
 
 
