@@ -75,7 +75,8 @@ def test_20_3_pef_contents_are_not_rolled_before_resolution() -> None:
         assert game.legal_actions(first) == game.legal_actions(second)
 
 
-def test_20_3_a_seen_pef_resolves_into_a_contact_group_and_an_in_sight() -> None:
+def _pef_in_sight() -> tuple[Battle, dict[str, object]]:
+    """A Patrol with an unresolved PEF moved 8" ahead of the first player mech, check due."""
     battle = next(
         b
         for seed in range(50)
@@ -95,6 +96,12 @@ def test_20_3_a_seen_pef_resolves_into_a_contact_group_and_an_in_sight() -> None
     battle.geometry_cache = None
     battle.options_cache = None
     battle.np["check_due"] = True
+    return battle, marker
+
+
+def test_20_3_a_seen_pef_resolves_into_a_contact_group_and_an_in_sight() -> None:
+    battle, marker = _pef_in_sight()
+    assert battle.np is not None
     before = len(battle.mechs)
     # resolution: 2d6 (1, 1) pass 2 -> contact; contact size 1d6 = 3 -> as many as triggering
     dice = FallbackDice([1, 1, 3], np.random.default_rng(11))
@@ -234,25 +241,8 @@ def test_23_8_4_player_reinforcements_come_from_the_off_table_company_first() ->
 
 
 def test_20_4_mechs_arrived_records_each_mechs_class_roll_and_pilot_dice() -> None:
-    battle = next(
-        b
-        for seed in range(50)
-        for b in [
-            new_mission(
-                "patrol_star_army_vs_hishen",
-                np.random.default_rng(seed),
-                RandomDice.from_seed(seed),
-            )
-        ]
-        if b.np is not None and b.np["pefs"] and not b.np["contact_so_far"]
-    )
+    battle, marker = _pef_in_sight()
     assert battle.np is not None
-    player = battle.mechs_of(Side.BLUE)[0]
-    marker = battle.np["pefs"][0]
-    marker["pos"] = [player.pos[0], min(player.pos[1] + 8.0, 35.0)]
-    battle.geometry_cache = None
-    battle.options_cache = None
-    battle.np["check_due"] = True
     # contact (1, 1), size 3; then per block of 3 the Class die and each Hishen's Rep die
     reps = [2, 5, 6, 1, 3, 4]
     dice = FallbackDice([1, 1, 3, 4, *reps[:3], 6, *reps[3:]], np.random.default_rng(11))
