@@ -5,8 +5,8 @@
 >>> from wargym.rules.no_quarter.forces.setup import new_skirmish
 >>> battle = new_skirmish(np.random.default_rng(1), RandomDice.from_seed(2))
 >>> decision = decider(battle)
->>> decision.side.value, decision.kind.value
-('blue', 'activate_group')
+>>> decision.side.value, decision.kind.value  # the group orders open the phase (§13.1)
+('blue', 'split_group')
 """
 
 from __future__ import annotations
