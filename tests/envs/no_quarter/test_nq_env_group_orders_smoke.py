@@ -7,9 +7,10 @@ actions, and the tactician and the rules' NP side answer them.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
+from pathlib import Path
 
-import gymnasium
 import numpy as np
 
 import wargym.envs  # noqa: F401  (registers the ids)
@@ -19,29 +20,14 @@ from wargym.rules.no_quarter.battle import game
 from wargym.rules.no_quarter.battle.actions import DecisionKind
 from wargym.rules.no_quarter.forces.setup import new_skirmish
 
+sys.path.insert(0, str(Path(__file__).parent))
+from masked_play import play_masked  # noqa: E402
+
 GROUP_KINDS = (DecisionKind.LEAD_TEAMS, DecisionKind.SPLIT_GROUP)
 
 
 def _play(env_id: str, seed: int, **kwargs: object) -> Counter[DecisionKind]:
-    env = gymnasium.make(env_id, **kwargs)
-    seen: Counter[DecisionKind] = Counter()
-    obs, info = env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(4000):
-        battle = env.unwrapped.battle  # type: ignore[attr-defined]
-        mask = info["action_mask"]
-        decision = game.decider(battle)
-        assert decision is not None
-        seen[decision.kind] += 1
-        if decision.kind in GROUP_KINDS:
-            codec = env.unwrapped.codec  # type: ignore[attr-defined]
-            legal = game.legal_actions(battle)
-            assert {codec.decode(int(i), battle) for i in np.flatnonzero(mask)} == set(legal)
-        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
-        if terminated or truncated:
-            env.close()
-            return seen
-    raise AssertionError("the episode did not end")
+    return play_masked(env_id, seed, GROUP_KINDS, **kwargs)
 
 
 def test_13_1_seeded_skirmishes_offer_splits_and_end() -> None:

@@ -9,9 +9,10 @@ exactly the legal actions, and the opponent (the rules' NP procedure) answers Re
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections import Counter
+from pathlib import Path
 
-import gymnasium
 import numpy as np
 
 import wargym.envs  # noqa: F401  (registers the ids)
@@ -20,34 +21,17 @@ from wargym.rules.dice import RandomDice
 from wargym.rules.no_quarter.battle import events as ev
 from wargym.rules.no_quarter.battle import game
 from wargym.rules.no_quarter.battle.actions import DecisionKind
-from wargym.rules.no_quarter.battle.state import Battle
 from wargym.rules.no_quarter.forces.setup import new_skirmish
 from wargym.rules.no_quarter.forces.vocab import Attribute
+
+sys.path.insert(0, str(Path(__file__).parent))
+from masked_play import play_masked  # noqa: E402
 
 KINDS = (DecisionKind.LUCKY_REROLL, DecisionKind.MARKSMAN_LOCATION)
 
 
 def _play(seed: int) -> Counter[DecisionKind]:
-    env = gymnasium.make("wargym/NoQuarter-Skirmish-v1", max_turns=8)
-    seen: Counter[DecisionKind] = Counter()
-    obs, info = env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(4000):
-        battle = env.unwrapped.battle  # type: ignore[attr-defined]
-        mask = info["action_mask"]
-        decision = game.decider(battle)
-        assert decision is not None
-        seen[decision.kind] += 1
-        if decision.kind in KINDS:
-            codec = env.unwrapped.codec  # type: ignore[attr-defined]
-            legal = game.legal_actions(battle)
-            assert {codec.decode(int(i), battle) for i in np.flatnonzero(mask)} == set(legal)
-            assert Battle.from_dict(battle.to_dict()).frames == battle.frames
-        obs, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
-        if terminated or truncated:
-            env.close()
-            return seen
-    raise AssertionError("the episode did not end")
+    return play_masked("wargym/NoQuarter-Skirmish-v1", seed, KINDS, round_trip=True, max_turns=8)
 
 
 def test_d26_9_6_seeded_skirmishes_offer_lucky_and_marksman_and_end() -> None:
