@@ -369,28 +369,9 @@ def _terrain_candidates_of(
     return tuple(out)
 
 
-def duck_back_destination(
-    bf: Battlefield,
-    pos: Point,
-    cause: Point,
-    *,
-    max_dist: float,
-    speed: float,
-    mover_id: int,
-    cause_id: int,
-    bodies: Sequence[Body],
-    radius: float = 0.5,
-    cause_has_ews: bool = False,
-    moved_this_turn: bool = False,
-    step: float = 0.5,
-    jump_jets: bool = False,
-) -> Point:
-    """Where a Duck Back result takes the mech (§15.2.4.1, ruling D9): :func:`duck_back_move`."""
-    return duck_back_move(
-        bf, pos, cause, max_dist=max_dist, speed=speed, mover_id=mover_id, cause_id=cause_id,
-        bodies=bodies, radius=radius, cause_has_ews=cause_has_ews,
-        moved_this_turn=moved_this_turn, step=step, jump_jets=jump_jets,
-    )[0]  # fmt: skip
+def duck_back_destination(bf: Battlefield, pos: Point, cause: Point, **options: Any) -> Point:
+    """Where a Duck Back takes the mech (§15.2.4.1, D9): :func:`duck_back_move`'s point."""
+    return duck_back_move(bf, pos, cause, **options)[0]
 
 
 def duck_back_move(
