@@ -5,16 +5,21 @@ is staged (3") and tested when the winner acts, and waits in the In Sight frame'
 ``charges``. Once every winner has acted, a *charges* frame resolves them target by target:
 the target fires once at every charger the test lets it fire at, its weapons split among them
 (a decision of its side, ``assign_fire``; a rush shot at a charger it tied with), then each
-charger closes and fights its melee, one at a time in §18.3.4 order. Fire during the test
+charger closes and fights its melee, one at a time in §18.3.4 order (class, then Rep); a Star
+charger, or one tied with the next in that order, may be chosen to go first by its side
+(``choose_mech``: "Stars choose when they attack", ties are the owner's). Fire during the test
 causes no reaction tests (§16.2 not-triggers), and an engaged target does not fire (D33).
 """
 
 from __future__ import annotations
 
+from wargym.rules.errors import IllegalActionError
+from wargym.rules.no_quarter.battle.actions import Action, ChooseMech, DecisionKind
 from wargym.rules.no_quarter.battle.flow import Ctx, Frame, FunctionHandler
 from wargym.rules.no_quarter.battle.flow_fire import fire_frame
 from wargym.rules.no_quarter.battle.melee import ChargeOutcome, melee_attack_order
 from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.data import NoQuarterRules
 from wargym.rules.no_quarter.forces.vocab import Status
 from wargym.rules.no_quarter.sight_movement.perception import able_to_fire, engaged_with
 
@@ -56,6 +61,9 @@ def charges_step(ctx: Ctx, frame: Frame) -> None:
         frame["fired"].append(target.id)
         _target_fire(ctx, [e for e in entries if e["target"] == target.id])
         return
+    if frame.pop("picked", None) is None and len(charges_options(battle, ctx.rules, frame)) > 1:
+        ctx.ask(battle.mechs[entries[0]["charger"]].side, DecisionKind.CHOOSE_MECH)
+        return
     entry = entries.pop(0)
     contact: Frame = {"kind": "charge", "charger": entry["charger"], "target": target.id}
     ctx.push({**contact, "stage": "contact", "jump": bool(entry["jump"])})
@@ -88,4 +96,31 @@ def _target_fire(ctx: Ctx, entries: list[Frame]) -> None:
     ctx.push(fire)
 
 
-CHARGES = FunctionHandler(charges_step)
+def charges_options(battle: Battle, rules: NoQuarterRules, frame: Frame) -> list[Action]:
+    """Who closes next on the current target: the next in §18.3.4 order, a Star, or a tie."""
+    entries: list[Frame] = frame["entries"]
+    if not entries:
+        return []
+    mine = [e["charger"] for e in entries if e["target"] == entries[0]["target"]]
+    head = battle.mechs[mine[0]]
+    choices = [mine[0]] + [
+        c
+        for c in mine[1:]
+        if battle.mechs[c].pilot.star
+        or (battle.mechs[c].mech_class, battle.mechs[c].rep) == (head.mech_class, head.rep)
+    ]
+    return [ChooseMech(c) for c in choices]
+
+
+def charges_act(ctx: Ctx, frame: Frame, action: Action) -> None:
+    """The chosen charger closes next (it moves to the front of the target's chargers)."""
+    if action not in charges_options(ctx.battle, ctx.rules, frame):
+        raise IllegalActionError(f"{action} is not a charger that may close now")
+    assert isinstance(action, ChooseMech)
+    entries: list[Frame] = frame["entries"]
+    chosen = next(i for i, e in enumerate(entries) if e["charger"] == action.mech)
+    entries.insert(0, entries.pop(chosen))
+    frame["picked"] = action.mech
+
+
+CHARGES = FunctionHandler(charges_step, charges_options, charges_act)

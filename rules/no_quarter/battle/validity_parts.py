@@ -324,7 +324,7 @@ def _frame_kinds(p: _Parts) -> Kinds:
             },  # legs may pause
             {"allowance": number(), "start": p.point, "jump": boolean, "spent": number()},
         ),  # fmt: skip
-        "charges": ({"entries": list_of(waiting), "fired": p.mechs}, {}),
+        "charges": ({"entries": list_of(waiting), "fired": p.mechs}, {"picked": p.mech}),
         "melee": (
             {
                 "attacker": p.mech,
@@ -519,7 +519,7 @@ ASKING: dict[str, tuple[tuple[str, tuple[str, ...] | None, str | None], ...]] = 
     "activate_group": (("phase", ("choose",), None),),
     "lead_teams": (("phase", ("lead",), "asking"),),
     "split_group": (("phase", ("split",), None),),
-    "choose_mech": (("group", None, None), ("insight", ("act",), None)),
+    "choose_mech": (("group", None, None), ("insight", ("act",), None), ("charges", None, None)),
     "mech_action": (("mech", ("action",), "mech"),),
     "continue_move": (("mech", ("continue",), "mech"),),
     "face": (("mech", ("face",), "mech"),),

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from wargym.rules.dice import FallbackDice, RandomDice
+from wargym.rules.errors import IllegalActionError
 from wargym.rules.events import Event
 from wargym.rules.no_quarter.battle import events as ev
 from wargym.rules.no_quarter.battle import game
@@ -317,3 +318,49 @@ def test_18_2_1_bad_waiting_charge_in_a_saved_state_is_refused() -> None:
     with pytest.raises(InvalidBattleError, match=rf"frames\.{index}\.entries\.0\.outcome") as err:
         Battle.from_dict(data)
     assert len(str(err.value)) < 400
+
+
+def _closing_choice(battle: Battle) -> list[Any]:
+    """Charge both with the target holding fire; the options when the chargers close."""
+    dice = FallbackDice([5, 4], np.random.default_rng(3))
+    _to_blue_action(battle, dice)
+    # In Sight (blue succeeds, red fails); both chargers pass 2, the target 0: no fire
+    dice.scripted += [1] * _n(battle, 0) + [6] * _n(battle, 2) + [1, 1, 6, 6, 1, 1]
+    game.play(battle, Move(0, (17.5, 18.0)), dice)
+    while battle.decision is not None and battle.frames[-1]["kind"] != "charges":
+        kind, mech = battle.decision.kind, battle.decision.mech
+        if kind not in (DecisionKind.FREE_MOVE, DecisionKind.CHOOSE_MECH):
+            break
+        step = FreeMove(mech, None) if kind is DecisionKind.FREE_MOVE else ChooseMech(0)
+        game.play(battle, step, dice)
+    assert battle.decision is not None
+    if battle.decision.kind is not DecisionKind.CHOOSE_MECH:
+        return []
+    return game.legal_actions(battle)
+
+
+def test_18_3_4_tied_chargers_close_in_the_owners_order() -> None:
+    battle = _battle()  # two class 3, Rep 5 chargers: a tie, the owner's choice
+    options = _closing_choice(battle)
+    assert options == [ChooseMech(0), ChooseMech(1)]
+    assert battle.decision is not None and battle.decision.side is Side.BLUE
+    check_battle(battle)
+    assert Battle.from_dict(battle.to_dict()).to_dict() == battle.to_dict()
+    with pytest.raises(IllegalActionError):
+        game.play(battle, ChooseMech(2), FallbackDice([], np.random.default_rng(1)))
+    game.play(battle, ChooseMech(1), FallbackDice([], np.random.default_rng(1)))
+    assert battle.decision is not None and battle.decision.kind is DecisionKind.MELEE_DECLARE
+    assert battle.decision.mech == 1  # blue #1 closes and fights first
+
+
+def test_18_3_4_a_star_charger_chooses_when_it_attacks() -> None:
+    battle = _battle()
+    second = battle.mechs[1]
+    second.rep = 4  # lower Rep: it closes second by §18.3.4 ...
+    second.pilot = dataclasses.replace(second.pilot, rep=4)
+    assert _closing_choice(battle) == []  # ... and no one is asked
+    battle = _battle()
+    second = battle.mechs[1]
+    second.rep = 4
+    second.pilot = dataclasses.replace(second.pilot, rep=4, star=True)
+    assert _closing_choice(battle) == [ChooseMech(0), ChooseMech(1)]  # a Star chooses
