@@ -26,6 +26,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "replay": ("wargym.replay", []),  # FILE.json --html OUT.html
         "train": ("wargym.agents.training_entry", []),  # ppo_masked|selfplay_ppo|rllib_ppo ...
         "evaluate": ("wargym.agents.training_entry", ["evaluate"]),  # Wilson intervals, Elo
+        "play": ("wargym.play", []),  # a person plays an opponent in the terminal
     }
     if args_list[:1] and args_list[0] in delegated:
         import importlib
@@ -49,6 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("replay", "turn a replay into a self-contained HTML viewer"),
         ("train", "train a policy (MaskablePPO, self-play)"),
         ("evaluate", "evaluate agents over seeded games"),
+        ("play", "play a battle, mission or space duel against an opponent in the terminal"),
     ):
         sub.add_parser(name, help=f"{text} (see: wargym {name} --help)")
     args = parser.parse_args(args_list)
