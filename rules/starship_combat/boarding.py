@@ -11,7 +11,7 @@ from wargym.rules.dice import Dice
 from wargym.rules.events import Event
 from wargym.rules.starship_combat import combat as cb
 from wargym.rules.starship_combat import hexmap
-from wargym.rules.starship_combat.damage import Effect, apply_critical, apply_effect, roll_table
+from wargym.rules.starship_combat.damage import Effect, apply_critical, apply_effect, main_roll
 from wargym.rules.starship_combat.events import BoardingResolved, CriticalRolled, ExplosionHit
 from wargym.rules.starship_combat.records import (
     Critical,
@@ -77,8 +77,14 @@ def survival(
 
 def eligible(state: BattleState, attacker: ShipState, target: ShipState, rules: RuleSet,
              options: Options) -> bool:  # fmt: skip
-    """Same hex after movement, and equal velocities or a target at 0 G (TR-R22)."""
-    if attacker.out or target.out or attacker.troops <= 0 or target.craft or attacker.craft:
+    """Same hex after movement, and equal velocities or a target at 0 G (TR-R22).
+
+    The target may be out of the fight (no crew, no computer, ...) but still there: only a
+    destroyed, captured or disengaged ship cannot be boarded.
+    """
+    if attacker.out or attacker.troops <= 0 or target.craft or attacker.craft:
+        return False
+    if target.destroyed or target.captured or target.disengaged:
         return False
     if attacker.pos != target.pos:
         return False
@@ -175,9 +181,8 @@ def explosion(
                                        options))  # fmt: skip
             continue
         dm = cb.damage_table_dm(ucp, False, False, rules)
-        event, result = roll_table(ship.id, TableName.SURFACE, dm, ucp, ucp, dice, rules)
-        events.append(event)
-        if result.value != "interior":
-            events.extend(apply_effect(state, Effect(ship.id, result.value, ucp, ucp), dice,
-                                       rules, options))  # fmt: skip
+        ev, effects = main_roll(ship.id, TableName.SURFACE, dm, ucp, ucp, False, dice, rules)
+        events.extend(ev)
+        for effect in effects:
+            events.extend(apply_effect(state, effect, dice, rules, options))
     return events

@@ -21,6 +21,7 @@ from wargym.rules.starship_combat.records import (
 from wargym.rules.starship_combat.ruleset import RuleSet
 from wargym.rules.starship_combat.state import (
     BattleState,
+    FireOrder,
     Options,
     ShipState,
     battery_count,
@@ -227,6 +228,24 @@ def resolve_fire(
     return events, effects
 
 
+def merged_orders(orders: list[FireOrder], key: str) -> list[FireOrder]:
+    """The orders of weapon ``key``, one per target, batteries summed (§2.1, TR-R7).
+
+    One roll is made per (firing ship, weapon type, target): two orders on the same target
+    are one batch, never two (the decisions offer each target once; this guards restored
+    states).
+    """
+    merged: dict[int, FireOrder] = {}
+    for o in orders:
+        if o.weapon != key:
+            continue
+        if o.target in merged:
+            merged[o.target] = FireOrder(key, o.target, merged[o.target].batteries + o.batteries)
+        else:
+            merged[o.target] = FireOrder(key, o.target, o.batteries)
+    return list(merged.values())
+
+
 def fire_step(
     state: BattleState, snap: BattleState, dice: Dice, rules: RuleSet, options: Options
 ) -> tuple[list[Event], list[Effect]]:
@@ -241,7 +260,7 @@ def fire_step(
         for m in design_of(firer).weapons:
             per_arc: dict[int, int] = {}
             used = 0
-            for order in (o for o in orders.fire if o.weapon == m.key):
+            for order in merged_orders(orders.fire, m.key):
                 target = snap.ship(order.target)
                 accel = orders.accel_mag or 0
                 reason = ""

@@ -145,9 +145,10 @@ def _fire_options(
     left = battery_count(ship, key, opts) - used
     bear = bearing_count(ship, key, opts)
     out: list[Action] = [HoldFire()]
+    ordered = {f.target for f in o.fire if f.weapon == key}
     for target in state.ships:
-        if target.side == ship.side or target.out:
-            continue
+        if target.side == ship.side or target.out or target.id in ordered:
+            continue  # one batch per (weapon type, target) a round (§2.1, TR-R7)
         if opts.sensors and target.id not in state.detected.get(ship.side, []):
             continue
         if mount(ship, key).spinal and fr.is_fighter(target):
@@ -197,7 +198,8 @@ def _ship_decision(
     if opts.boarding and not o.board_done and ship.troops > 0 and ship.craft == 0:
         targets = [
             t for t in state.ships
-            if t.side != ship.side and not t.out and t.craft == 0
+            if t.side != ship.side and t.craft == 0
+            and not (t.destroyed or t.captured or t.disengaged)
             and (state.phase != "fire_orders" or eligible(state, ship, t, rules, opts))
         ]  # fmt: skip
         return DecisionKind.BOARD, None, (Board(None), *(Board(t.id) for t in targets))
