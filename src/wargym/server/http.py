@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .protocol import PROTOCOL, Handler
 from .validation import HTTP_STATUS, ProtocolError, load_schema
+from .web import add_web_routes, page_url
 
 DEFAULT_HOST = "127.0.0.1"
 """Loopback only unless told otherwise."""
@@ -128,6 +129,7 @@ def create_app(handler: Handler, timeout_s: float = DEFAULT_TIMEOUT) -> FastAPI:
     async def healthz() -> dict[str, str]:
         return {"status": "ok", "protocol": PROTOCOL}
 
+    add_web_routes(app)  # the browser client (web.py): /, /play and /static/*
     return app
 
 
@@ -145,4 +147,5 @@ def serve(handler: Handler, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
     """Run the app with uvicorn (blocks)."""
     import uvicorn
 
+    print(f"wargym serve: play in a browser at {page_url(host, port)}", flush=True)
     uvicorn.run(create_app(handler, timeout_s), host=host, port=port, log_level="warning")
