@@ -2,12 +2,14 @@
 
 :func:`action_words` says what one legal option of a No Quarter battle does ("move 6.0 in
 north-east to (12.0, 30.5), into woods"); space orders have their engines' own short texts.
-:func:`event_words` turns one engine event into a sentence; events without a sentence of their
-own are said generically (their type in words and their fields). Mechs are named by side,
+:func:`event_words` turns one engine event into a sentence. Mechs are named by side,
 number ("red #7"); ``hidden`` mechs (enemies out of the human's sight) are
 "an enemy mech out of sight", so the words give away nothing the board does not show.
 
-A shared describer for replays may take this module's place (see the report of session 7).
+Events and space orders without a sentence here are said by the shared describer
+:mod:`wargym.describe`; the No Quarter options and events here add what a player at the table
+needs and a replay does not: distances, compass directions, terrain, weapon names, and
+enemies out of sight left unnamed.
 """
 
 from __future__ import annotations
@@ -170,56 +172,27 @@ def nq_action(battle: Any, action: Any, hidden: Collection[int] = ()) -> str:
     return _generic(kind, action)
 
 
-PENTAGON_CHOICES = {
-    "ecm": ("buy no ECM", "buy ECM"),
-    "eccm": ("buy no ECCM", "buy ECCM"),
-    "invisibility": ("stay visible to radar", "buy radar invisibility"),
-    "mag_beam": ("magnetic-beam defence off", "single magnetic beam", "double magnetic beam"),
-    "link": ("keep the link as it is", "change the link"),
-}
-"""Pentagon War choices in words, by decision kind and value."""
-
-
-def _pentagon_choice(table: Any, action: Any) -> str | None:
-    """A Pentagon War ``choose N`` in words, from the decision it answers."""
-    if str(_value(getattr(action, "kind", ""))) != "choose" or not hasattr(table, "decision"):
-        return None
-    for side in table.sides:
-        decision = table.decision(side) if table.pending() is not None else None
-        if decision is None or action not in decision.options:
-            continue
-        kind, value = str(_value(decision.kind)), int(action.value)
-        words = PENTAGON_CHOICES.get(kind)
-        if words is not None and 0 <= value < len(words):
-            return words[value]
-        if kind == "reinforce":
-            return f"reinforce the screens by {value}"
-        if kind == "screen_row":
-            return f"directional screen on row {value}"
-        if kind == "thrust":
-            if value == 0:
-                return "no thrust"
-            return (
-                "thrust 1 point"
-                if len(decision.options) == 2
-                else f"thrust toward {'ABCDEF'[value - 1]}"
-            )
-        return f"{kind.replace('_', ' ')} {value}"
-    return None
+def _space_key(table: Any) -> str:
+    return "starship_combat" if type(table).__name__.startswith("Starship") else "pentagon_war"
 
 
 def _space_action(table: Any, action: Any) -> str:
-    text = _pentagon_choice(table, action) or str(action)
-    state = getattr(table, "state", None)
-    ships = getattr(state, "ships", None)
-    if ships is None:
-        return text
+    """A space order in words (:func:`wargym.describe.describe_action`), ships named."""
+    from wargym.describe import describe_action
 
-    def ship(match: re.Match[str]) -> str:
-        i = int(match.group(1))
-        return ship_name(table, i) if 0 <= i < len(ships) else match.group(0)
+    decision = None
+    for side in table.sides:
+        found = table.decision(side) if table.pending() is not None else None
+        if found is not None and action in found.options:
+            decision = found
+            break
+    text = describe_action(_space_key(table), action, state=table.state, decision=decision)
+    text = re.sub(r"^ship \d+: ", "", text)  # the decision line names the ship
+    return _ships_named(table, text)
 
-    return re.sub(r"ship (\d+)", ship, text)
+
+def _ships_named(table: Any, text: str) -> str:
+    return re.sub(r"\bship (\d+)\b", lambda m: _ship_or(table, m), text)
 
 
 def ship_name(table: Any, ship_id: int) -> str:
@@ -261,10 +234,10 @@ def _generic(kind: str, thing: Any) -> str:
 def event_words(table: Any, event: Any, hidden: Collection[int] = ()) -> str | None:
     """One event in words; None for an event a person need not read (bookkeeping)."""
     battle = getattr(table, "battle", None)
-    kind = type(event).__name__
     if battle is None:
-        text = _generic(kind, event)
-        return re.sub(r"\bship (\d+)", lambda m: _ship_or(table, m), text)
+        from wargym.describe import describe_event
+
+        return _ships_named(table, describe_event(_space_key(table), event))
     return nq_event(battle, event, hidden)
 
 
@@ -347,12 +320,14 @@ def nq_event(battle: Any, e: Any, hidden: Collection[int] = ()) -> str | None:
     if kind == "BattleEnded":
         who = "a draw" if e.winner is None else f"{_value(e.winner)} wins"
         return f"The battle is over on turn {e.turn}: {who} ({e.reason})."
-    text = _generic(kind, e)
     for field in ("mech", "target", "shooter"):
         value = getattr(e, field, None)
         if isinstance(value, int) and value in hidden:
             return None
-    return text[0].upper() + text[1:] + "."
+    from wargym.describe import describe_event
+
+    text = describe_event("no_quarter", e)
+    return text[:1].upper() + text[1:] + "."
 
 
 __all__ = ["action_words", "compass", "decision_words", "event_words", "mech_name"]
