@@ -5,7 +5,7 @@
 
 import { drawBoard } from "./board.js";
 import {
-  LOCATION_ORDER, describeAction, describeDecision, describeEvent, location, namer, words,
+  LOCATION_ORDER, compass, describeAction, describeDecision, describeEvent, location, namer, words,
 } from "./describe.js";
 
 const PROTOCOL = "wargym-protocol/1";
@@ -81,7 +81,8 @@ function renderMechs(name) {
     card.appendChild(title);
     const facts = document.createElement("p");
     const state = mech.removed ? `out: ${words(mech.removed)}` : words(mech.status);
-    facts.textContent = `Rep ${mech.rep}, speed ${mech.speed}", ${state}${mech.prone ? ", prone" : ""}`;
+    const twist = Number(mech.twist) ? `, torso twisted ${Number(mech.twist) > 0 ? "left" : "right"}` : "";
+    facts.textContent = `Rep ${mech.rep}, speed ${mech.speed}", facing ${compass(mech.heading)}${twist}, ${state}${mech.prone ? ", prone" : ""}`;
     card.appendChild(facts);
     const table = document.createElement("table");
     table.className = "armour";
@@ -108,14 +109,21 @@ function act(index) {
   play(() => request("act", { state: game.state, action }));
 }
 
-function pickTarget(mechId) {
-  const matching = game.legal.map((a, i) => [a, i]).filter(([a]) => TARGET_KINDS.has(a.type) && a.target === mechId);
-  if (matching.length === 1) {
-    act(matching[0][1]);
+// A click on the map stands for one or several options (a target with several weapons, a
+// point reached forward or in reverse): one is played, several are listed alone.
+function pickSome(indices) {
+  if (indices.length === 1) {
+    act(indices[0]);
     return;
   }
-  game.filter = mechId;
+  game.filter = new Set(indices);
   render();
+}
+
+function pickTarget(mechId) {
+  const matching = [];
+  game.legal.forEach((a, i) => { if (TARGET_KINDS.has(a.type) && a.target === mechId) matching.push(i); });
+  if (matching.length) pickSome(matching);
 }
 
 function actionButton(action, index, name) {
@@ -135,7 +143,10 @@ function renderActions(name) {
   if (game.over || !game.decision || game.decision.side !== game.human) return;
   const onMap = [];
   game.legal.forEach((action, index) => {
-    if (game.filter !== null && action.target !== game.filter) return;
+    if (game.filter !== null) {
+      if (game.filter.has(index)) list.appendChild(actionButton(action, index, name));
+      return;
+    }
     if (MAP_KINDS.has(action.type) && action.to) onMap.push([action, index]);
     else list.appendChild(actionButton(action, index, name));
   });
@@ -160,18 +171,22 @@ function renderActions(name) {
 function render() {
   const name = namer(game.state);
   const mine = !game.over && game.decision && game.decision.side === game.human;
-  const moves = [], targets = new Set();
+  const points = new Map(), targets = new Set();
   if (mine) {
     game.legal.forEach((action, index) => {
       if (MAP_KINDS.has(action.type) && Array.isArray(action.to)) {
-        const kind = action.reverse ? "reverse" : action.jump ? "jump" : "forward";
-        moves.push({ index, to: action.to, kind, label: describeAction(action, name) });
+        const key = action.to.map((v) => Number(v).toFixed(3)).join(",");
+        const point = points.get(key) || { to: action.to, indices: [], kinds: new Set(), labels: [] };
+        point.indices.push(index);
+        point.kinds.add(action.reverse ? "reverse" : action.jump ? "jump" : "forward");
+        point.labels.push(describeAction(action, name));
+        points.set(key, point);
       }
       if (TARGET_KINDS.has(action.type) && action.target !== undefined) targets.add(action.target);
     });
   }
   drawBoard($("board"), game.state, name, {
-    moves: game.filter === null ? moves : [], targets, onPick: act, onTarget: pickTarget,
+    moves: game.filter === null ? [...points.values()] : [], targets, onPick: pickSome, onTarget: pickTarget,
     deciding: game.decision ? game.decision.mech : null,
   });
   renderMechs(name);

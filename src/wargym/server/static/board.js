@@ -4,6 +4,7 @@
 
 const NS = "http://www.w3.org/2000/svg";
 export const SCALE = 20; // pixels per inch
+const MARGIN = 1; // inches drawn around the table
 const ARC_RADIUS = 4; // inches: the drawn front arc (the rules' arc is unbounded, ruling D3)
 const KINDS = new Set(["road", "deep_water", "river", "rough", "woods", "building", "hill", "clear"]);
 
@@ -114,19 +115,21 @@ function drawMech(svg, mech, size, name, choice) {
 function drawMoves(svg, size, moves, onPick) {
   for (const move of moves) {
     const [x, y] = toScreen(size, move.to);
-    const dot = el("circle", { class: `move-target ${move.kind}`, cx: x, cy: y, r: 6, "data-action": move.index });
-    dot.appendChild(tip(move.label));
-    dot.addEventListener("click", () => onPick(move.index));
+    const kinds = [...move.kinds].sort().join(" ");
+    const dot = el("circle", { class: `move-target ${kinds}`, cx: x, cy: y, r: 6, "data-actions": move.indices.join(" ") });
+    dot.appendChild(tip(move.labels.join("; ")));
+    dot.addEventListener("click", () => onPick(move.indices));
     svg.appendChild(dot);
   }
 }
 
-// choices: {moves: [{index, to, kind, label}], targets: Set(mech id), deciding: mech id or
-// null, onPick(index), onTarget(mech id), baseRadius}
+// choices: {moves: [{indices, to, kinds (a Set), labels}], targets: Set(mech id), deciding: mech id or
+// null, onPick(indices), onTarget(mech id), baseRadius}
 export function drawBoard(svg, state, name, choices) {
   svg.replaceChildren();
   const size = boardSize(state);
-  svg.setAttribute("viewBox", `0 0 ${size.w * SCALE} ${size.h * SCALE}`);
+  const pad = MARGIN * SCALE; // room for the labels of mechs on an edge
+  svg.setAttribute("viewBox", `${-pad} ${-pad} ${size.w * SCALE + 2 * pad} ${size.h * SCALE + 2 * pad}`);
   svg.appendChild(el("rect", { class: "ground", x: 0, y: 0, width: size.w * SCALE, height: size.h * SCALE }));
   drawTerrain(svg, state, size);
   drawPefs(svg, state, size);

@@ -6,6 +6,9 @@ const LOCATIONS = {
   leg_l: "left leg", leg_r: "right leg",
 };
 export const LOCATION_ORDER = ["head", "arm_l", "arm_r", "chest", "gut", "leg_l", "leg_r"];
+const STATUS = {
+  carry_on: "carrying on", duck_back: "ducking back", leave_battlefield: "leaving the battlefield",
+};
 const COMPASS = ["east", "east-north-east", "north-east", "north-north-east", "north",
   "north-north-west", "north-west", "west-north-west", "west", "west-south-west", "south-west",
   "south-south-west", "south", "south-south-east", "south-east", "east-south-east"];
@@ -56,7 +59,7 @@ export function namer(state) {
 const EVENTS = {
   TurnStarted: (e) => `Turn ${e.turn} begins.`,
   ActivationRolled: (e) => `Activation dice: blue ${e.blue}, red ${e.red}; ${e.first} goes first.`,
-  GroupsFormed: (e, n) => `${words(e.side)} forms ${e.groups.length} group${e.groups.length === 1 ? "" : "s"}, led by ${e.leaders.map(n).join(", ")}.`,
+  GroupsFormed: (e, n) => e.groups.length ? `${words(e.side)} forms ${e.groups.length} group${e.groups.length === 1 ? "" : "s"}, led by ${e.leaders.map(n).join(", ")}.` : `${words(e.side)} has no group on the table.`,
   LeaderAppointed: (e, n) => `${n(e.mech)} becomes ${words(e.rank)}.`,
   GroupActivated: (e, n) => `${words(e.side)} activates the group of ${n(e.leader)} (rolled ${e.die} against Rep ${e.activation_rep}).`,
   GroupSkipped: (e, n) => `${words(e.side)} does not activate the group of ${n(e.leader)}.`,
@@ -69,13 +72,13 @@ const EVENTS = {
   InSightAction: (e, n) => `${n(e.mech)} reacts to the sighting: ${words(e.action)}.`,
   ShotFired: (e, n) => `${n(e.shooter)} fires the ${n.weapon(e.shooter, e.weapon)} at ${n(e.target)}: rolled ${e.face} + Rep ${e.rep} = ${e.total}, ${e.hit ? "a hit" : "a miss"}.`,
   HitLocated: (e, n) => `The shot strikes ${n(e.target)} in the ${location(e.location)}${e.protected ? " (protected by cover)" : ""}.`,
-  DamageRolled: (e, n) => `Damage to ${n(e.target)}'s ${location(e.location)}: armour ${e.armor_before} -> ${e.armor_after}${e.critical ? ", a critical hit" : ""}.`,
+  DamageRolled: (e, n) => `${n(e.target)}'s ${location(e.location)} ${Number(e.armor_after) < Number(e.armor_before) ? `loses ${e.armor_before - e.armor_after} armour (${e.armor_after} left)` : `holds (armour ${e.armor_after})`}${e.critical ? ": a critical hit" : ""}.`,
   CriticalHit: (e, n) => `Critical hit on ${n(e.mech)}'s ${location(e.location)}: ${words(e.kind)}${e.removal ? `; the mech is ${words(e.removal)}` : ""}.`,
   PilotTested: (e, n) => `${n(e.mech)}'s pilot ${e.passed ? "passes" : "fails"} his test${e.knocked_down ? " and is knocked down" : ""}.`,
   MechRemoved: (e, n) => `${n(e.mech)} is out of the battle: ${words(e.reason)}.`,
   CheatedDeath: (e, n) => `${n(e.mech)}'s pilot cheats death (${words(e.via)}).`,
-  ReactionTaken: (e, n) => `${n(e.mech)} takes a ${words(e.test)} test${dice(e.faces)}: ${words(e.result)}.`,
-  StatusChanged: (e, n) => `${n(e.mech)} is now ${words(e.status)} (${words(e.reason)}).`,
+  ReactionTaken: (e, n) => `${n(e.mech)} takes a "${words(e.test)}" reaction test${dice(e.faces)}: ${words(e.result)}.`,
+  StatusChanged: (e, n) => `${n(e.mech)} is now ${STATUS[e.status] ?? words(e.status)} (${words(e.reason)}).`,
   RepChanged: (e, n) => `${n(e.mech)}'s Rep is now ${e.rep} (${words(e.reason)}).`,
   ChargeDeclared: (e, n) => `${n(e.charger)} charges ${n(e.target)} from the ${words(e.aspect)}.`,
   ChargeTested: (e, n) => `Charge of ${n(e.charger)} on ${n(e.target)}: ${words(e.outcome)}.`,
@@ -113,12 +116,16 @@ function fallback(type) {
   return `${spaced.charAt(0).toUpperCase()}${spaced.slice(1)}.`;
 }
 
+export function sentence(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export function describeEvent(event, name) {
   if (event && typeof event.text === "string") return event.text; // words from the server
   const render = event ? EVENTS[event.type] : undefined;
   if (render) {
     try {
-      return render(event, name);
+      return sentence(render(event, name));
     } catch {
       // a field of an unexpected shape: say what happened without its details
     }
