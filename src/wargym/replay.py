@@ -36,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from wargym.describe import describe_action, describe_event, describe_index, round_numbers
 from wargym.replay_files import (
     MAX_COORD,
     ReplayError,
@@ -121,9 +122,31 @@ def _step_label(i: int, step: dict[str, Any]) -> str:
     if not isinstance(action, dict):
         raise ReplayError(f"steps[{i}].action: must be an object or null, not {short_repr(action)}")
     quiet = {"setup": "set-up rolls", "rules": "the rules play on"}.get(str(step.get("agent")))
-    kind = short_text(action.get("type", quiet or "illegal (no-op)"))
-    rest = ", ".join(f"{short_text(k)} {short_text(v)}" for k, v in action.items() if k != "type")
-    return f"{i + 1}. {short_text(step.get('agent', '?'))}: {kind}" + (f" ({rest})" if rest else "")
+    what = describe_action("no_quarter", action) if action else quiet or "illegal (no-op)"
+    return f"{i + 1}. {short_text(step.get('agent', '?'))}: {short_text(what, 160)}"
+
+
+def outcome_words(outcome: dict[str, Any] | None) -> str:
+    """``"blue wins (side eliminated)"``, ``"side 0 wins (defeat)"``, ``"a draw (...)"``."""
+    if outcome is None:
+        return "unfinished"
+    winner, reason = outcome.get("winner"), outcome.get("reason")
+    if winner is None or winner == "":
+        text = "a draw"
+    elif isinstance(winner, int) and not isinstance(winner, bool):
+        text = f"side {winner} wins"
+    else:
+        text = f"{short_text(winner, 40)} wins"
+    return text + ("" if reason in (None, "") else f" ({short_text(reason, 80)})")
+
+
+def _finish(view: dict[str, Any]) -> dict[str, Any]:
+    """Every event also in words (``log``), numbers rounded, the outcome in the title."""
+    for frame in view["frames"]:
+        frame["log"] = [describe_event(view["system"], e) for e in frame["events"]]
+    view["title"] = f"{view['title']} — {outcome_words(view['outcome'])}"
+    rounded: dict[str, Any] = round_numbers(view, 2)
+    return rounded
 
 
 def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -> dict[str, Any]:
@@ -158,7 +181,7 @@ def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -
         frame = {"label": step["label"], "events": step["events"], **_snapshot(battle)}
         frame["shots"] = _shots(step["events"], before, frame["mechs"])
         frames.append(frame)
-    return {
+    return _finish({
         "format": VIEW_FORMAT,
         "system": "no_quarter",
         "title": "5150: No Quarter" + ("" if seed is None else f", seed {seed}"),
@@ -171,7 +194,7 @@ def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -
         "frames": frames,
         "outcome": outcome,
         "warnings": warnings,
-    }
+    })  # fmt: skip
 
 
 def _pefs(battle: Any) -> list[dict[str, Any]]:
@@ -256,15 +279,15 @@ def _hex_view(data: dict[str, Any]) -> dict[str, Any]:
                 "units": [_hex_unit(u, f"frames[{i}].units[{j}]") for j, u in enumerate(units)],
             }
         )
-    return {
+    return _finish({
         "format": VIEW_FORMAT,
         "system": data.get("system", "hex"),
         "title": data.get("title", data.get("system", "hex replay")),
-        "map": {"kind": "hex"},
+        "map": {"kind": "hex", "layout": "flat-topped axial (q, r): A north, clockwise"},
         "frames": view_frames,
         "outcome": check_outcome(data.get("outcome")),
         "warnings": [],
-    }
+    })  # fmt: skip
 
 
 def _hex_unit(unit: dict[str, Any], where: str) -> dict[str, Any]:
@@ -324,15 +347,30 @@ def record_hex_replay(env_id: str, seed: int = 0, max_steps: int = 300) -> dict[
         if legal.size == 0:
             break
         action = int(rng.choice(legal))
+        what = describe_index(env, action)
         obs, _, terminated, truncated, info = env.step(action)
         events = [e for e in info.get("events", []) if isinstance(e, dict)]
-        frames.append({"label": f"{step + 1}. action {action}", "events": events,
+        frames.append({"label": f"{step + 1}. side 0: {what}", "events": events,
                        "units": _hex_units(engine_state(env).to_dict())})  # fmt: skip
         if terminated or truncated:
             break
+    outcome = _space_outcome(system, engine_state(env))
     env.close()
     return {"format": HEX_REPLAY, "system": system, "title": f"{env_id}, seed {seed}",
-            "frames": frames, "outcome": info.get("outcome")}  # fmt: skip
+            "frames": frames, "outcome": outcome}  # fmt: skip
+
+
+def _space_outcome(system: str, state: Any) -> dict[str, Any] | None:
+    """``{"winner": side or None, "reason"}`` of a finished space battle, else ``None``."""
+    if system == "pentagon_war":
+        result = state.outcome
+    else:
+        from wargym.rules.starship_combat import game
+
+        result = game.outcome(state)
+    if result is None:
+        return None
+    return {"winner": result.winner, "reason": result.termination.value}
 
 
 def write_html(replay: Any, out: str | Path) -> Path:
