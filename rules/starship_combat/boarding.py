@@ -36,11 +36,13 @@ def crew_as_troops(persons: int, segments_initial: int, segments_left: int, rule
     return crew_now * rules.crew_as_troops_pct // 100
 
 
-def boarding_ratio_dm(attackers: int, defenders: int) -> int:
-    """Attacker's ratio DM: minus the defender-side DM, by the TR-R8 formula (TR-R22)."""
-    if defenders <= 0:
-        return 3
-    return cb.ratio_dm(attackers, defenders)
+def boarding_ratio_dm(attackers: int, defenders: int, rules: RuleSet) -> int:
+    """Attacker's ratio DM: minus the defender-side DM of the troop ratio (§2.17, TR-R22).
+
+    The ratio is floored and clamped as in TR-R8; no defenders count as 4:1.
+    """
+    key = "4:1" if defenders <= 0 else cb.ratio_key(attackers, defenders)
+    return -rules.boarding_ratio_dm_def[key]
 
 
 def quality_for_d6(face: int, rules: RuleSet) -> TroopQuality:
@@ -57,7 +59,7 @@ def boarding_task(
 ) -> tuple[int, int]:  # fmt: skip
     """(DM, target number) of the capture task (§2.17, TR-R22)."""
     dm = att_tactics + att_quality_dm - def_tactics - def_quality_dm
-    dm += boarding_ratio_dm(att_troops, def_troops)
+    dm += boarding_ratio_dm(att_troops, def_troops, rules)
     diff = rules.boarding_difficulty if defender_has_troops else rules.boarding_no_troops_difficulty
     return dm, rules.target(diff)
 

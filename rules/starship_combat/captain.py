@@ -46,8 +46,8 @@ from wargym.rules.starship_combat.state import (
     BattleState,
     ShipState,
     current_g,
-    hull_inop,
     hull_limits,
+    limited_heading,
     power_steps,
 )
 
@@ -117,7 +117,7 @@ def _plan(state: BattleState, ship: ShipState, heading: int, rules: RuleSet) -> 
     """The thrust the captain wants this round with ``heading`` (module docstring, 2)."""
     opts = state.options
     g = 0 if ship.bridge_hit_round == state.round else current_g(ship, rules, opts)
-    limited = hull_inop(ship, opts) and ship.craft == 0
+    limited = limited_heading(ship, rules, opts)
     choices = legal_accelerations(ship.vel, g, heading, limited, rules)
     enemy = _nearest(state, ship)
     goal = _projected(enemy) if enemy is not None else (0, 0)

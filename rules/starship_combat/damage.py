@@ -261,7 +261,8 @@ def apply_effect(
     if what == "armor":
         _boxes(ship, "armor", effect.dp, events)
         return events
-    bonus = 1 if hull_inop(ship, options) else 0
+    plus_one = rules.hull_inop_has("plus_one_damage_except_hull")
+    bonus = 1 if plus_one and hull_inop(ship, options) else 0
     result = HitResult(what)
     n_boxes = cb.box_hits(effect.ucp, rules) + bonus
     n_boxes += rules.exceptional_extra_box if effect.exceptional else 0
@@ -297,7 +298,12 @@ def _check_hull(
 ) -> None:  # fmt: skip
     if ship.hull_dmg >= hull_limits(ship, options)[1]:
         ship.destroyed = True
-    elif not was_inop and hull_inop(ship, options) and ship.craft == 0:
+    elif (
+        not was_inop
+        and hull_inop(ship, options)
+        and ship.craft == 0
+        and (rules.hull_inop_has("fuel_leak_hull_inop"))
+    ):
         events.extend(start_leak(ship, True, dice, rules))
 
 

@@ -104,7 +104,8 @@ def weapon_usable(
     if m.kind in DEFENSIVE_WEAPONS or battery_count(ship, key, options) <= 0:
         return False
     steps = power_steps(ship, rules, options)
-    if m.spinal and (steps >= rules.power_no_spinal or hull_inop(ship, options)):
+    no_spinal = hull_inop(ship, options) and rules.hull_inop_has("no_spinal")
+    if m.spinal and (steps >= rules.power_no_spinal or no_spinal):
         return False
     energy = rules.weapon_props[weapon_kind(state, ship, key)].energy
     return not (energy and steps >= rules.power_xor and accel_mag > 0)
@@ -208,7 +209,10 @@ def resolve_fire(
             events.append(PenetrationRolled(firer.id, key, target.id, system, live, 0, 0, (),
                                             0, pen_tn, 10, live))  # fmt: skip
             continue
-        ratio = cb.ratio_dm(live, n_def) if dkind == "battery" and options.batched else 0
+        screen_ratio = dkind == "screen" and rules.ratio_dm_vs_screens
+        ratio = 0
+        if options.batched and (dkind == "battery" or screen_ratio):
+            ratio = cb.ratio_dm(live, n_def, rules.ratio_dm_table)
         pdm = factor - d_factor + ratio
         pfaces, pmod, ptenths, passed = _batch(live, pdm, pen_tn, dice, rules, options)
         events.append(PenetrationRolled(firer.id, key, target.id, system, live, n_def, ratio,

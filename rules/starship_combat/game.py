@@ -47,7 +47,7 @@ from wargym.rules.starship_combat.state import (
     bearing_count,
     current_g,
     design_of,
-    hull_inop,
+    limited_heading,
     mount,
     power_steps,
     record_of,
@@ -175,7 +175,7 @@ def _ship_decision(
     o = _orders(state, ship)
     moving = state.phase == "orders"
     firing = state.phase == "fire_orders" or not opts.fire_after_movement
-    limited = hull_inop(ship, opts) and ship.craft == 0
+    limited = limited_heading(ship, rules, opts)
     if moving and o.heading is None:
         heads = legal_headings(ship.heading, limited)
         return DecisionKind.HEADING, None, tuple(SetHeading(h) for h in heads)
