@@ -106,7 +106,7 @@ def _one_line(boxed: str, argv: Sequence[str]) -> str:
     for arg in argv:
         if len(arg) > 80 and arg in text:
             text = text.replace(arg, short_repr(arg, 80))
-    text = re.sub(r"\s+", " ", text)
+    text = re.sub(r"\s+", " ", text).replace("'None', ", "").replace(", 'None'", "")
     return one_line(text, 300)
 
 
