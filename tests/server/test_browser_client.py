@@ -149,9 +149,18 @@ def _click_a_choice(driver: Any, used: set[str]) -> str:
 
     moves = driver.find_elements(By.CSS_SELECTOR, "#board .move-target.forward")
     targets = driver.find_elements(By.CSS_SELECTOR, "#board .mech.target")
+    facings = driver.find_elements(By.CSS_SELECTOR, "#board .face-target")
     if moves and "move" not in used:
         moves[len(moves) // 2].click()
         return "move"
+    if facings and "face" not in used:  # an arrow around the mech: then its torso twists
+        facings[len(facings) // 2].click()
+        _idle(driver)
+        twists = driver.find_elements(By.CSS_SELECTOR, "#actions > button[data-action]")
+        assert 1 <= len(twists) <= 3
+        assert all(b.get_attribute("data-kind") in ("Face", "Stay") for b in twists)
+        twists[0].click()
+        return "face"
     if targets:
         targets[0].find_element(By.CSS_SELECTOR, "circle.base").click()
         _idle(driver)
@@ -200,7 +209,7 @@ def test_a_person_plays_a_skirmish_to_the_end_by_clicking(base_url: str, browser
     else:
         pytest.fail("the game did not end within 200 clicks")
     assert browser.find_element(By.ID, "status").text.startswith("Game over")
-    assert "move" in clicked and "button" in clicked
+    assert {"move", "face", "target", "button"} <= clicked
     assert sizes[-1] > sizes[0] and sizes == sorted(sizes)  # the log only grows
     log = _log(browser)
     kinds = {kind for kind, _ in log}

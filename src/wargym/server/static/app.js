@@ -10,6 +10,8 @@ import {
 
 const PROTOCOL = "wargym-protocol/1";
 const MAP_KINDS = new Set(["Move", "FreeMove"]);
+const HEADING_KINDS = new Set(["Face", "Stay"]);
+const turns = (action) => HEADING_KINDS.has(action.type) && typeof action.heading === "number";
 const TARGET_KINDS = new Set(["AssignFire", "Charge", "FightMech"]);
 const OPPONENT_PAUSE_MS = 120;
 
@@ -141,13 +143,14 @@ function renderActions(name) {
   list.replaceChildren();
   $("decision").textContent = game.over ? "" : describeDecision(game.decision, name);
   if (game.over || !game.decision || game.decision.side !== game.human) return;
-  const onMap = [];
+  const onMap = [], headings = [];
   game.legal.forEach((action, index) => {
     if (game.filter !== null) {
       if (game.filter.has(index)) list.appendChild(actionButton(action, index, name));
       return;
     }
     if (MAP_KINDS.has(action.type) && action.to) onMap.push([action, index]);
+    else if (turns(action)) headings.push([action, index]);
     else list.appendChild(actionButton(action, index, name));
   });
   if (game.filter !== null) {
@@ -158,20 +161,23 @@ function renderActions(name) {
     all.addEventListener("click", () => { game.filter = null; render(); });
     list.appendChild(all);
   }
-  if (onMap.length) {
+  const group = (items, text) => {
+    if (!items.length) return;
     const more = document.createElement("details");
     const summary = document.createElement("summary");
-    summary.textContent = `${onMap.length} destinations: click one on the map, or pick here`;
+    summary.textContent = text;
     more.appendChild(summary);
-    for (const [action, index] of onMap) more.appendChild(actionButton(action, index, name));
+    for (const [action, index] of items) more.appendChild(actionButton(action, index, name));
     list.appendChild(more);
-  }
+  };
+  group(onMap, `${onMap.length} destinations: click one on the map, or pick here`);
+  group(headings, `${headings.length} new facings: click an arrow around the mech, or pick here`);
 }
 
 function render() {
   const name = namer(game.state);
   const mine = !game.over && game.decision && game.decision.side === game.human;
-  const points = new Map(), targets = new Set();
+  const points = new Map(), targets = new Set(), headings = new Map();
   if (mine) {
     game.legal.forEach((action, index) => {
       if (MAP_KINDS.has(action.type) && Array.isArray(action.to)) {
@@ -183,10 +189,18 @@ function render() {
         points.set(key, point);
       }
       if (TARGET_KINDS.has(action.type) && action.target !== undefined) targets.add(action.target);
+      if (turns(action)) {
+        const key = action.heading.toFixed(1);
+        const facing = headings.get(key) || { heading: action.heading, indices: [], labels: [] };
+        facing.indices.push(index);
+        facing.labels.push(describeAction(action, name));
+        headings.set(key, facing);
+      }
     });
   }
   drawBoard($("board"), game.state, name, {
     moves: game.filter === null ? [...points.values()] : [], targets, onPick: pickSome, onTarget: pickTarget,
+    headings: game.filter === null ? [...headings.values()] : [],
     deciding: game.decision ? game.decision.mech : null,
   });
   renderMechs(name);

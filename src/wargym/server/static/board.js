@@ -123,8 +123,28 @@ function drawMoves(svg, size, moves, onPick) {
   }
 }
 
+function drawHeadings(svg, size, mech, headings, onPick) {
+  if (!mech || !headings.length) return;
+  const [x, y] = toScreen(size, mech.pos);
+  const r = 2.2 * SCALE;
+  for (const facing of headings) {
+    const a = (num(facing.heading) * Math.PI) / 180;
+    const tx = x + Math.cos(a) * r, ty = y - Math.sin(a) * r;
+    const back = a + Math.PI, side = 5;
+    const bx = tx + Math.cos(back) * 11, by = ty - Math.sin(back) * 11;
+    const px = Math.cos(a + Math.PI / 2) * side, py = -Math.sin(a + Math.PI / 2) * side;
+    const arrow = el("polygon", {
+      class: "face-target", points: `${tx},${ty} ${bx + px},${by + py} ${bx - px},${by - py}`,
+      "data-actions": facing.indices.join(" "),
+    });
+    arrow.appendChild(tip(facing.labels.join("; ")));
+    arrow.addEventListener("click", () => onPick(facing.indices));
+    svg.appendChild(arrow);
+  }
+}
+
 // choices: {moves: [{indices, to, kinds (a Set), labels}], targets: Set(mech id), deciding: mech id or
-// null, onPick(indices), onTarget(mech id), baseRadius}
+// null, headings: [{heading, indices, labels}], onPick(indices), onTarget(mech id)}
 export function drawBoard(svg, state, name, choices) {
   svg.replaceChildren();
   const size = boardSize(state);
@@ -144,4 +164,6 @@ export function drawBoard(svg, state, name, choices) {
     });
   }
   drawMoves(svg, size, choices.moves, choices.onPick);
+  const deciding = mechs.find((m) => m.id === choices.deciding);
+  drawHeadings(svg, size, deciding, choices.headings || [], choices.onPick);
 }
