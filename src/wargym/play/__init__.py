@@ -92,7 +92,7 @@ def _one_line(boxed: str, argv: Sequence[str]) -> str:
     from wargym.cli_args import one_line
     from wargym.rules.errors import short_repr
 
-    kept = []
+    kept: list[str] = []
     for raw in boxed.splitlines():
         line = raw.strip().strip("│╭╮╰╯").strip()
         if line.startswith("─") or "For full helptext" in line:

@@ -361,7 +361,8 @@ class PentagonTable(SpaceTable):
 
         self.scenario = self.settings.scenario or "duel"
         scenario = load_rules().scenarios[self.scenario]
-        options = dataclasses.replace(Options(), **dict(scenario.options or {}))
+        given: dict[str, Any] = dict(scenario.options or {})
+        options = dataclasses.replace(Options(), **given)
         if self.settings.turns:
             options = dataclasses.replace(options, max_turns=self.settings.turns)
         self.state, events = game.new_battle(self.scenario, rng, options, dice=self.dice)

@@ -239,8 +239,10 @@ def load(path: str | os.PathLike[str]) -> Session:
     fields = {f.name for f in dataclasses.fields(Settings)}
     if not isinstance(raw_settings, dict) or not set(raw_settings) <= fields:
         raise StateError(f"{where}: settings must be an object with keys among {sorted(fields)}")
-    types = {"game": str, "opponent": str, "side": str, "seed": int, "mission": int,
-             "mechs": int, "turns": (int, type(None)), "scenario": (str, type(None))}  # fmt: skip
+    types: dict[str, type | tuple[type, ...]] = {
+        "game": str, "opponent": str, "side": str, "seed": int, "mission": int, "mechs": int,
+        "turns": (int, type(None)), "scenario": (str, type(None)),
+    }  # fmt: skip
     for key, value in raw_settings.items():
         if not isinstance(value, types[key]) or isinstance(value, bool):
             raise StateError(f"{where}: settings.{key}: {short_repr(value)} has the wrong type")
