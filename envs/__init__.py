@@ -22,8 +22,15 @@ Naming and versioning (as Pgx does):
   opponent; ``Skirmish``, ``Patrol``, ``Attack``, ``Defend``: No Quarter against the rules'
   non-player side). Other set-ups of the same env (fleets, squadrons, ...) are keyword arguments of
   ``make`` (``scenario="fleet"``), not new ids.
-* PettingZoo names are ``<system>_vN`` (snake case); :data:`PETTINGZOO_ENVS` maps each to the
-  module whose ``env(**kwargs)`` (AEC) and ``parallel_env(**kwargs)`` (Parallel) build it.
+* PettingZoo names are ``<system>_vN`` (snake case) and modules of this package, as in
+  PettingZoo itself: ``from wargym.envs import no_quarter_v1`` (also ``pentagon_war_v0``,
+  ``starship_combat_v0``), then ``no_quarter_v1.env(**kwargs)`` (AEC) or
+  ``no_quarter_v1.parallel_env(**kwargs)`` (Parallel). :data:`PETTINGZOO_ENVS` maps each
+  name to the module path that defines them (strings, so nothing is imported early);
+  :func:`pettingzoo_module` imports one.
+* ``gymnasium.make(id).action_masks()`` is the legal mask (:mod:`wargym.envs.masking`: the
+  registration puts a forwarding wrapper outermost, since gymnasium 1.x wrappers forward no
+  attributes); sb3-contrib's ``get_action_masks`` and ``MaskablePPO`` read the same.
 * Any change of observations, actions, rewards or dynamics bumps ``vN`` and adds a line to the
   env module's ``## Version History``; the old version stays registered while it is supported.
   Refactors, speed-ups and new keyword options that keep the defaults do not bump it.
@@ -44,6 +51,8 @@ import importlib
 from types import ModuleType
 
 import gymnasium
+
+from wargym.envs.masking import WRAPPER_SPEC
 
 __all__ = [
     "DEFAULT_MAX_EPISODE_STEPS",
@@ -100,6 +109,7 @@ def register_envs() -> list[str]:
             id=env_id,
             entry_point=entry_point,
             max_episode_steps=MAX_EPISODE_STEPS.get(env_id, DEFAULT_MAX_EPISODE_STEPS),
+            additional_wrappers=(WRAPPER_SPEC,),  # action_masks() on make()'s output
         )
         added.append(env_id)
     return added

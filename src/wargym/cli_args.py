@@ -106,12 +106,14 @@ def parse_cli(
     description: str,
     default: Any = None,
     registry: Any = None,
+    positional: bool = False,
 ) -> T:
     """``tyro.cli(cls)`` over ``argv``; a bad command line raises :class:`UsageError`.
 
     Help (``--help``) prints to stdout and exits 0 as usual. tyro's framed error message is
     cut down to one line; a ``ValueError`` of ``cls``'s own checks (``__post_init__``) is
-    a :class:`UsageError` too. Field docstrings are the options' help text.
+    a :class:`UsageError` too. Field docstrings are the options' help text. ``positional``:
+    fields without a default are positional arguments (tyro's ``PositionalRequiredArgs``).
     """
     import tyro
 
@@ -119,6 +121,8 @@ def parse_cli(
     extra: dict[str, Any] = {} if default is None else {"default": default}
     if registry is not None:
         extra["registry"] = registry
+    if positional:
+        extra["config"] = (tyro.conf.PositionalRequiredArgs,)
     try:
         with contextlib.redirect_stderr(captured):
             result: T = tyro.cli(
@@ -146,6 +150,7 @@ def tyro_cli(
     description: str,
     default: Any = None,
     registry: Any = None,
+    positional: bool = False,
 ) -> T:
     """:func:`parse_cli`; a bad command line exits 2 with one line on stderr.
 
@@ -153,7 +158,13 @@ def tyro_cli(
     """
     try:
         return parse_cli(
-            cls, argv, prog=prog, description=description, default=default, registry=registry
+            cls,
+            argv,
+            prog=prog,
+            description=description,
+            default=default,
+            registry=registry,
+            positional=positional,
         )
     except UsageError as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
