@@ -267,10 +267,60 @@ def test_pef_markers_show_a_position_only(base_url: str, browser: Any) -> None:
         titles = browser.execute_script(
             "return [...arguments[0].querySelectorAll('title')].map(t => t.textContent)", marker)
         assert titles == ["possible enemy force (unknown until spotted)"]
-    assert all(("possible enemy force" in t) for k, t in _log(browser) if "PEF" in t.upper())
+    # a marker is placed and moves without a word of what it is; a spotted one is resolved
+    said = [t for _, t in _log(browser) if "possible enemy force" in t]
+    placed = "A possible enemy force marker is placed."
+    moved = "A possible enemy force marker moves."
+    spotted = [t for t in said if t.startswith("A possible enemy force is spotted: ")]
+    assert set(said) - set(spotted) <= {placed, moved}
+    events = [e["type"] for e in expected["events"]]
+    assert said.count(placed) == events.count("PefPlaced") and len(spotted) == events.count(
+        "PefResolved")
     cards = browser.find_elements(By.CSS_SELECTOR, "#mechs .mech-card")
     assert len(cards) == len(expected["state"]["mechs"])
     assert _console_errors(browser) == []
+
+
+HOSTILE = ('<img src=x onerror="document.body.dataset.pwned=1">'
+           '<script>document.title="pwned"</script>')
+
+
+class _HostileNames(Handler):
+    """A server whose positions name every pilot, design and weapon with markup."""
+
+    @staticmethod
+    def _position(battle: Any, events: Any, include_state: bool = True) -> dict[str, Any]:
+        out = Handler._position(battle, events, include_state)
+        for mech in out.get("state", {}).get("mechs", {}).values():
+            mech["pilot"]["name"] = HOSTILE
+            mech["design"]["name"] = HOSTILE
+            for item in mech["design"]["items"]:
+                item["label"] = HOSTILE
+        for event in out.get("events", []):
+            if "name" in event:
+                event["name"] = HOSTILE
+        return out
+
+
+@pytest.mark.browser(driver=True)
+def test_markup_in_server_data_is_shown_as_text(browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    with _server(_HostileNames()) as url:
+        _start(browser, url, "skirmish", seed=11, mechs=1, turns=3)
+        labels = [t.text for t in browser.find_elements(By.CSS_SELECTOR, "#board text.label")]
+        assert labels == [HOSTILE, HOSTILE]
+        cards = browser.find_elements(By.CSS_SELECTOR, "#mechs .mech-card h3")
+        assert all(HOSTILE in card.text for card in cards)
+        assert any(HOSTILE in text for _, text in _log(browser))
+        assert browser.execute_script("return document.body.dataset.pwned") is None
+        assert browser.title != "pwned"
+        assert not browser.find_elements(By.CSS_SELECTOR, "#board img, #log img, #mechs img")
+        assert not browser.find_elements(By.CSS_SELECTOR, "body script:not([src])")
+        # sent back, the renamed designs are refused (422): the page says so, as text
+        error = browser.find_element(By.ID, "error")
+        assert error.is_displayed() and error.text.startswith("invalid_state: ")
+        assert all("status of 422" in line for line in _console_errors(browser))
 
 
 # -- the routes (no browser needed) --------------------------------------------------------
