@@ -164,11 +164,12 @@ def test_whole_space_duel_against_the_captain(args: tuple[str, ...], words: str)
     assert p.finish() == 0
 
 
-def test_mission_opens_with_the_engine_playing_the_enemy(tmp_path: Path) -> None:
+def test_mission_with_the_tactician_in_the_np_seat() -> None:
     p = Player("cestus-v", "--mission", "1", "--opponent", "tactician")
     assert p.wait()
     assert "Cestus V, mission 1" in p.screen
-    assert "non-player procedure" in p.screen  # the opponent choice is noted, not used
+    assert "your opponent takes the enemy's decisions" in p.screen  # the NP seat (§22.4)
+    assert "against the tactician" in p.screen
     options = p.options()
     p.send("1")
     assert p.wait()

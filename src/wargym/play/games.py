@@ -7,8 +7,10 @@ hold no rule of their own: set-ups, options and results all come from the engine
 
 * No Quarter (:class:`NoQuarterTable`): a skirmish (either side against the shipped policy,
   the book's non-player AI or the tactician), a generic Patrol/Attack/Defend mission or a
-  Cestus V mission (the player's side is blue; the enemy arrives as PEFs and the engine plays
-  it by the book's non-player procedure, §20, §22.4, so the opponent choice is noted, not used).
+  Cestus V mission (the player's side is blue; the enemy arrives as PEFs, §20: with ``rules``
+  the engine plays it by the book's non-player procedure, §22.4; with ``shipped`` or
+  ``tactician`` the NP seat is left to that opponent, ``game.seat_np_outside``, while the
+  rules still place and resolve PEFs, bring reinforcements and withdraw groups).
 * *Starship Combat* and *The Pentagon War* (:class:`StarshipTable`, :class:`PentagonTable`):
   a space duel against the game's scripted captain (no learned space policy is shipped yet).
 """
@@ -158,24 +160,25 @@ class NoQuarterTable(Table):
             self.mission_title = f"{s.game} mission: {name.replace('_', ' ')}"
         self.setup_events = list(events)
         if s.game != "skirmish":
-            self.notes.append(
-                "In a mission the enemy arrives as PEFs and the engine plays it by the book's "
-                "non-player procedure (§20, §22.4); you command blue."
-            )
-            self.opponent_name = "the book's non-player AI (in the engine)"
+            if s.opponent == "rules":
+                self.notes.append(
+                    "The enemy arrives as PEFs and the engine plays it by the book's "
+                    "non-player procedure (§20, §22.4); you command blue."
+                )
+            else:  # the opponent answers the NP side's decisions (§22.4 seat)
+                game.seat_np_outside(self.battle)
+                self.notes.append(
+                    "The enemy arrives as PEFs (§20); the rules place and resolve them, bring "
+                    "reinforcements and withdraw groups, and your opponent takes the enemy's "
+                    "decisions; you command blue."
+                )
         self._seat()
 
     def _seat(self) -> None:
         s = self.settings
         rng = self.opponent_rng
         if s.opponent == "rules":
-            from wargym.envs.no_quarter.opponents import rules_opponent
-            from wargym.rules.no_quarter.non_player.enemy import NpContext
-
-            context = NpContext()
-            self._choose: Callable[[Any, list[Any], Any], Any] = lambda battle, legal, side: (
-                rules_opponent(battle, legal, rng, context)
-            )
+            self._choose: Callable[[Any, list[Any], Any], Any] = RulesSeat(rng)
             name = "the book's non-player AI (§22.4)"
         elif s.opponent == "tactician":
             from wargym.agents.heuristic import NoQuarterHeuristic
@@ -191,8 +194,7 @@ class NoQuarterTable(Table):
             player.fallback = NoQuarterScripted(rng)
             self._choose = player.act_engine
             name = "the shipped policy (nq_skirmish_ppo.onnx)"
-        if s.game == "skirmish":
-            self.opponent_name = name
+        self.opponent_name = name
 
     def pending(self) -> str | None:
         """The side whose decision is pending."""
@@ -241,6 +243,21 @@ class NoQuarterTable(Table):
     def title(self) -> str:
         """The battle or mission."""
         return self.mission_title
+
+
+class RulesSeat:
+    """The book's NP procedure at a skirmish side, with its generator and NP memory (§22.4)."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        from wargym.rules.no_quarter.non_player.enemy import NpContext
+
+        self.rng, self.context = rng, NpContext()
+
+    def __call__(self, battle: Any, legal: list[Any], side: Any) -> Any:
+        """``rules_opponent`` with this seat's memory."""
+        from wargym.envs.no_quarter.opponents import rules_opponent
+
+        return rules_opponent(battle, legal, self.rng, self.context)
 
 
 _SHIPPED: list[Any] = []
@@ -420,6 +437,16 @@ class PentagonTable(SpaceTable):
         return f"The Pentagon War: {self.scenario.replace('_', ' ')}"
 
 
+def copy_table(table: Table) -> Table:
+    """An independent copy of ``table`` (undo checkpoints); the ONNX policy is shared."""
+    import copy
+
+    memo: dict[int, Any] = {}
+    if _SHIPPED:
+        memo[id(_SHIPPED[0].policy)] = _SHIPPED[0].policy  # stateless; no session is copied
+    return copy.deepcopy(table, memo)
+
+
 def new_table(settings: Settings) -> Table:
     """The game ``settings`` name, set up to its first decision."""
     if settings.game == "starship":
@@ -429,4 +456,6 @@ def new_table(settings: Settings) -> Table:
     return NoQuarterTable(settings)
 
 
-__all__ = ["GAMES", "OPPONENTS", "SIDES", "Settings", "Table", "new_table", "shipped_player"]
+__all__ = [
+    "GAMES", "OPPONENTS", "SIDES", "Settings", "Table", "copy_table", "new_table", "shipped_player",
+]  # fmt: skip

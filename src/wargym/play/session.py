@@ -5,8 +5,10 @@ human's choices (indices into the engine's legal list at each of the human's dec
 Everything else follows from them: the set-up, the dice and the opponent's generator come from
 the seed, and the opponent answers the same positions the same way. So
 
-* **undo** drops the human's last choice and rebuilds the game from the rest: the position is
-  exactly the one before that decision (the opponent's replies and the dice after it undone);
+* **undo** goes back to the copy of the game kept before the human's last decision (the
+  opponent's replies and the dice after it undone, the opponent's memory as it was); beyond
+  the last :data:`MAX_CHECKPOINTS` copies it rebuilds the game from the earlier choices,
+  which gives the same position;
 * a **save** (:func:`save`) is versioned JSON: the settings, the choices (with their words,
   for a reader) and the engine's own state (``to_dict``); **loading** rebuilds the game from
   the settings and choices and refuses the file (a typed :class:`~wargym.rules.errors.StateError`
@@ -25,13 +27,16 @@ from typing import Any
 
 from wargym.rules.errors import StateError, short_repr
 
-from .games import GAMES, OPPONENTS, SIDES, Settings, Table, new_table
+from .games import GAMES, OPPONENTS, SIDES, Settings, Table, copy_table, new_table
 from .words import action_words
 
 FORMAT = "wargym-play"
 VERSION = 1
 MAX_SAVE_BYTES = 64 * 1024 * 1024
 """Largest save file read."""
+MAX_CHECKPOINTS = 100
+"""Undo checkpoints kept (copies of the game before each of the human's last decisions);
+an undo beyond them rebuilds the game from the choices."""
 MAX_OPPONENT_STEPS = 100_000
 """Safety valve: opponent decisions in a row before the human decides again."""
 
@@ -116,6 +121,7 @@ class Session:
         self.choices: list[int] = []
         self.words: list[str] = []
         self.recent: list[Step] = [Step("setup", "", list(self.table.setup_events))]
+        self._checkpoints: list[tuple[int, Table, list[Step]]] = []
         self._opponent()
         for number, index in enumerate(choices, 1):
             legal = self.legal()
@@ -150,6 +156,8 @@ class Session:
         table = self.table
         action = legal[index]
         words = action_words(table, action, ())
+        self._checkpoints.append((len(self.choices), copy_table(table), self.recent))
+        del self._checkpoints[:-MAX_CHECKPOINTS]
         events = table.play(table.human, action)
         self.choices.append(index)
         self.words.append(words)
@@ -182,7 +190,11 @@ class Session:
         if not self.choices:
             return None
         last = self.words[-1]
-        self._rebuild(self.choices[:-1])
+        if self._checkpoints and self._checkpoints[-1][0] == len(self.choices) - 1:
+            _, self.table, self.recent = self._checkpoints.pop()
+            del self.choices[-1], self.words[-1]
+        else:
+            self._rebuild(self.choices[:-1])
         return last
 
     # -- saves -----------------------------------------------------------------------------
