@@ -36,6 +36,11 @@ def crew_as_troops(persons: int, segments_initial: int, segments_left: int, rule
     return crew_now * rules.crew_as_troops_pct // 100
 
 
+def committed_troops(troops: int, tenths: int | None) -> int:
+    """Troops a ship commits: ``ceil(troops x tenths / 10)``, all when None (TR-R22)."""
+    return troops if tenths is None else -(-troops * tenths // 10)
+
+
 def boarding_ratio_dm(attackers: int, defenders: int, rules: RuleSet) -> int:
     """Attacker's ratio DM: minus the defender-side DM of the troop ratio (§2.17, TR-R22).
 
@@ -95,11 +100,15 @@ def eligible(state: BattleState, attacker: ShipState, target: ShipState, rules: 
 
 def resolve_boarding(
     state: BattleState, attackers: list[ShipState], target: ShipState, dice: Dice,
-    rules: RuleSet, options: Options,
+    rules: RuleSet, options: Options, commit: list[int] | None = None,
 ) -> list[Event]:  # fmt: skip
-    """One boarding action by one or more ships against ``target`` (§2.17, TR-R22)."""
+    """One boarding action by one or more ships against ``target`` (§2.17, TR-R22).
+
+    ``commit`` is each attacker's committed troops (default: all); losses come out of them.
+    """
     events: list[Event] = []
-    att_troops = sum(a.troops for a in attackers)
+    committed = commit if commit is not None else [a.troops for a in attackers]
+    att_troops = sum(committed)
     tactics = max(a.tactics for a in attackers)
     qdm = [rules.quality_dm[TroopQuality(a.troop_quality)] for a in attackers]
     att_q = int(sum(qdm) / len(qdm) + 0.5)
@@ -118,8 +127,8 @@ def resolve_boarding(
     def_loss = loss(def_troops, row.defender_pct)
     crew_loss = row.defender_crew_segments + sum(dice.roll(row.defender_crew_dice))
     remaining = att_loss
-    for a in attackers:
-        take = min(a.troops, remaining)
+    for a, n in zip(attackers, committed, strict=True):
+        take = min(n, remaining)
         a.troops -= take
         remaining -= take
     if has_troops:

@@ -17,8 +17,9 @@ nearest live enemy by projected range, the most damaged first among equals):
 4. **Fire**: every legal battery; the target with the best to-hit DM (then the most damaged
    hull) first, the rest of the weapon type at the next target in another arc (TR-R20).
 5. **Boarding**: declares a boarding of every enemy it will share a hex with after movement
-   with equal velocities (or an enemy at 0 G): a boarding always costs the defender crew
-   segments (§2.17), its troops have no other use, and a success captures the ship.
+   with equal velocities (or an enemy at 0 G), and commits all its troops (the best ratio DM):
+   a boarding always costs the defender crew segments (§2.17), its troops have no other use,
+   and a success captures the ship.
 
 With the sensor option it closes on the enemies its side has detected, or on the map centre
 when it has lost contact. Pure function of the state; never rolls dice.
@@ -32,6 +33,7 @@ from wargym.rules.starship_combat.actions import (
     Accelerate,
     Action,
     Board,
+    CommitTroops,
     DecisionKind,
     Fire,
     SetFlicker,
@@ -222,4 +224,6 @@ def choose(state: BattleState, side: int) -> Action:
         return max(options, key=lambda a: a.pct if isinstance(a, SetFlicker) else -1)
     if d.kind is DecisionKind.FIRE:
         return _fire(state, ship, options, rules)
+    if d.kind is DecisionKind.BOARD_TROOPS:
+        return max(options, key=lambda a: a.tenths if isinstance(a, CommitTroops) else -1)
     return _board(state, ship, options, rules)

@@ -24,6 +24,7 @@ from wargym.rules.starship_combat.actions import (
     Accelerate,
     Action,
     Board,
+    CommitTroops,
     Decision,
     DecisionKind,
     Fire,
@@ -31,7 +32,7 @@ from wargym.rules.starship_combat.actions import (
     SetFlicker,
     SetHeading,
 )
-from wargym.rules.starship_combat.boarding import eligible
+from wargym.rules.starship_combat.boarding import committed_troops, eligible
 from wargym.rules.starship_combat.damage import apply_effect
 from wargym.rules.starship_combat.data import load_rules
 from wargym.rules.starship_combat.movement import legal_accelerations, legal_headings
@@ -203,7 +204,21 @@ def _ship_decision(
             and (state.phase != "fire_orders" or eligible(state, ship, t, rules, opts))
         ]  # fmt: skip
         return DecisionKind.BOARD, None, (Board(None), *(Board(t.id) for t in targets))
+    if o.board_target is not None and o.board_tenths is None and ship.troops > 0:
+        return DecisionKind.BOARD_TROOPS, None, troop_options(ship.troops)
     return None
+
+
+def troop_options(troops: int) -> tuple[CommitTroops, ...]:
+    """Shares of ``troops`` a boarding may commit: 10 % steps, one per distinct count (TR-R22)."""
+    seen: set[int] = set()
+    out = []
+    for tenths in range(1, 11):
+        n = committed_troops(troops, tenths)
+        if n not in seen:
+            seen.add(n)
+            out.append(CommitTroops(tenths))
+    return tuple(out)
 
 
 def decision(state: BattleState, side: int) -> Decision | None:
@@ -264,6 +279,8 @@ def _record(state: BattleState, d: Decision, action: Action) -> None:
             o.weapons_done.append(d.weapon)
         case Board(target=t):
             o.board_done, o.board_target = True, t
+        case CommitTroops(tenths=k):
+            o.board_tenths = k
 
 
 def _autofill(state: BattleState, rules: RuleSet) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from wargym.rules.dice import Dice
 from wargym.rules.events import Event
 from wargym.rules.starship_combat import fire as fr
-from wargym.rules.starship_combat.boarding import eligible, resolve_boarding
+from wargym.rules.starship_combat.boarding import committed_troops, eligible, resolve_boarding
 from wargym.rules.starship_combat.damage import apply_effect, leak_fuel
 from wargym.rules.starship_combat.events import (
     BattleEnded,
@@ -163,9 +163,15 @@ def _boardings(
             and state.ship(i).troops > 0
         ]  # fmt: skip
         if attackers and not target.captured and not target.destroyed:
+            commit = [committed_troops(a.troops, _tenths(state, a)) for a in attackers]
             events.extend(resolve_boarding(state, attackers, target, dice, rules,
-                                           state.options))  # fmt: skip
+                                           state.options, commit))  # fmt: skip
     return events
+
+
+def _tenths(state: BattleState, ship: ShipState) -> int | None:
+    o = state.orders.get(ship.id)
+    return o.board_tenths if o is not None else None
 
 
 def _victory(state: BattleState, max_rounds: int) -> list[Event]:

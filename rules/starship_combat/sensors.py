@@ -1,14 +1,14 @@
 """Optional sensor rules: detection tasks with §2.14's shifts and DMs (TR-R5 option).
 
-Ruling (TR-R5 option, project): after movement each ship with a sensor box left rolls one
-detection task per enemy. The task is the observer's UCP active object scan, one level easier
-in an adjacent hex; one harder when the target is inside a gas giant, when the line passes a
-hex where a nuclear missile exploded last round, or when the target carries an EMS jammer; one
-harder for a line through a planet (size 5+) or a planetoid belt when the observer relies on its
-densitometer (each condition one level, as listed in ``sensors.yaml``'s
-``active_level_shift_plus_1`` and ``densitometer_level_shift_plus_1``). DMs: neutrino by the target's EM level, densitometer by its size, and the to-hit
-range DMs (``detection_range_dm``). A natural 12 always detects. A side sees what any ship of it
-detected; the battle begins in contact (every enemy detected).
+Ruling (TR-R5 option, project): after movement each ship with a sensor box left rolls one detection
+task per enemy. The task is the observer's UCP active object scan, one level easier in an adjacent
+hex; one harder when the target is inside a gas giant, when the line passes a hex where a nuclear
+missile exploded last round, or when the target carries an EMS jammer; one harder for a line
+through a planet (size 5+) or a planetoid belt when the observer relies on its densitometer (each
+condition one level, as listed in ``sensors.yaml``'s ``active_level_shift_plus_1`` and
+``densitometer_level_shift_plus_1``). DMs: neutrino by the target's EM level, densitometer by its
+size, and the to-hit range DMs (``detection_range_dm``). A natural 12 always detects. A side sees
+what any ship of it detected; the battle begins in contact (every enemy detected).
 """
 
 from __future__ import annotations

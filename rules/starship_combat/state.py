@@ -71,6 +71,8 @@ class ShipOrders:
     weapons_done: list[str] = field(default_factory=list)
     board_done: bool = False
     board_target: int | None = None
+    board_tenths: int | None = None
+    """Tenths of the troops committed to the boarding (TR-R22); None until decided."""
 
 
 @dataclass(slots=True)
@@ -220,6 +222,7 @@ def check_state(state: BattleState) -> None:
         in_range(f"{where}.accel_dir", orders.accel_dir, 0, 5, none=True)
         in_range(f"{where}.accel_mag", orders.accel_mag, 0, 100, none=True)
         in_range(f"{where}.board_target", orders.board_target, 0, len(ids) - 1, none=True)
+        in_range(f"{where}.board_tenths", orders.board_tenths, 1, 10, none=True)
         weapons = dict(record_of(state.ships[ship_id].design).weapons)
         for k, name in enumerate(orders.weapons_done):
             refer(f"{where}.weapons_done[{k}]", name, weapons, "weapon")
@@ -275,6 +278,7 @@ def _clone_orders(orders: ShipOrders) -> ShipOrders:
         list(orders.weapons_done),
         orders.board_done,
         orders.board_target,
+        orders.board_tenths,
     )
 
 

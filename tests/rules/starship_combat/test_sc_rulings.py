@@ -85,12 +85,12 @@ def test_tr_r23_explosion_interior_result_rolls_the_interior_table() -> None:
     assert (other.hull_dmg, other.power_dmg) == (6, 20)
 
 
-def _same_hex_orders(state: BattleState, fire: list[FireOrder]) -> None:
+def _same_hex_orders(state: BattleState, fire: list[FireOrder], tenths: int = 10) -> None:
     """Ship 0 and 1 end movement in hex (1, 0) with velocities (1, 0) and (2, 0)."""
     a, b = state.ships
     a.pos, a.vel, b.pos, b.vel = (0, 0), (1, 0), (-1, 0), (2, 0)
     keys = [w for w in a.weapons]
-    state.orders[0] = ShipOrders(0, 0, 0, None, fire, keys, True, 1)
+    state.orders[0] = ShipOrders(0, 0, 0, None, fire, keys, True, 1, board_tenths=tenths)
     state.orders[1] = ShipOrders(0, 0, 0, None, [], keys, True, None)
     state.touch()
 
@@ -128,3 +128,37 @@ def test_tr_r22_a_ship_out_of_the_fight_can_still_be_boarded() -> None:
     assert eligible(state, att, target, RULES, OPTS)
     target.captured = True
     assert not eligible(state, att, target, RULES, OPTS)
+
+
+def test_tr_r22_the_attacker_commits_up_to_all_of_its_troops() -> None:
+    from wargym.rules.starship_combat.actions import Board, CommitTroops
+    from wargym.rules.starship_combat.game import troop_options
+
+    state = game.new_battle("duel")
+    dice = FallbackDice([], np.random.default_rng(0))
+    while (d := game.decision(state, 0)) is not None and d.kind is not DecisionKind.BOARD:
+        game.play(state, 0, d.options[0], dice)
+    game.play(state, 0, Board(1), dice)
+    d = game.decision(state, 0)
+    assert d is not None and d.kind is DecisionKind.BOARD_TROOPS
+    assert d.options == tuple(CommitTroops(k) for k in range(1, 11))  # 20 troops: 2, 4, ... 20
+    game.play(state, 0, CommitTroops(5), dice)
+    assert state.orders[0].board_tenths == 5
+    restored = BattleState.from_dict(state.to_dict())
+    assert restored.orders[0].board_tenths == 5
+    assert troop_options(3) == (CommitTroops(1), CommitTroops(4), CommitTroops(7))  # 1, 2, 3
+
+
+def test_tr_r22_losses_come_out_of_the_committed_troops() -> None:
+    from wargym.rules.starship_combat.events import BoardingResolved
+
+    state = game.new_battle("duel")
+    state.ships[1].maneuver_dmg = 42  # 0 G: eligible
+    _same_hex_orders(state, [], tenths=5)
+    # boarding 2D 2: extreme failure, the attacker loses 80 % of the 10 committed
+    events = game.advance(state, FallbackDice([1, 1], np.random.default_rng(1)))
+    ev = [e for e in events if isinstance(e, BoardingResolved)]
+    assert [(e.attacking_troops, e.attacker_loss, e.level) for e in ev] == [
+        (10, 8, "extreme_failure")
+    ]
+    assert state.ships[0].troops == 12
