@@ -323,6 +323,22 @@ def test_markup_in_server_data_is_shown_as_text(browser: Any) -> None:
         assert all("status of 422" in line for line in _console_errors(browser))
 
 
+@pytest.mark.browser(driver=True)
+def test_a_bad_seed_is_refused_on_the_page(base_url: str, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    for seed in ("abc", "-1", "1.5", "1e300", "99999999999999999999", "<b>7</b>"):
+        browser.get(base_url + "/play")
+        _wait(browser, "document.body.dataset.ready === '1'")
+        browser.find_element(By.ID, "seed").send_keys(seed)
+        browser.find_element(By.ID, "start").click()
+        error = browser.find_element(By.ID, "error")
+        assert error.is_displayed() and error.text.startswith("seed: a whole number from 0 to ")
+        assert browser.execute_script("return document.body.dataset.started") is None  # no game
+        assert not browser.find_elements(By.CSS_SELECTOR, "#board g.mech, #log li")
+    assert _console_errors(browser) == []
+
+
 # -- the routes (no browser needed) --------------------------------------------------------
 @pytest.fixture(scope="module")
 def client() -> Any:
