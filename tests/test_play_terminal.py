@@ -20,6 +20,7 @@ import pytest
 
 PROMPT = r"your choice \(1-(\d+), u undo, s save, q quit, h help\)> "
 OVER = r"Game over: ([^\r\n]*)"
+OVER_PROMPT = "game over (u undo, s save, q quit)> "
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 OPTION = re.compile(r"^\s*(\d+)\. (.+?)\s*$", re.MULTILINE)
 
@@ -69,6 +70,12 @@ class Player:
         self.child.expect(PROMPT)
         return plain(self.child.before)
 
+    def answer_over(self, line: str) -> str:
+        """Send ``line`` at the game-over prompt and read the answer up to it."""
+        self.send(line)
+        self.child.expect_exact(OVER_PROMPT)
+        return plain(self.child.before)
+
     def finish(self) -> int:
         self.child.expect(pexpect.EOF)
         self.child.close()
@@ -116,14 +123,19 @@ def test_board_options_undo_save_quit_load_and_continue(tmp_path: Path) -> None:
     assert again.options() == at_save  # the same decision, the same options
     play_on(again)
     assert again.result
+    assert "the game is over" in again.answer_over("1")
+    again.send("u")  # the end of the game can be undone too
+    assert again.wait()
+    again.send("q")
     assert again.finish() == 0
 
 
 def play_on(p: Player) -> None:
-    """Choose the first option until the game ends."""
+    """Choose the first option until the game ends (its prompt then reads u, s, q)."""
     while True:
         p.send("1")
         if not p.wait():
+            p.child.expect_exact(OVER_PROMPT)
             return
 
 
@@ -138,12 +150,14 @@ def _play_out(*args: str) -> Player:
 def test_whole_skirmish_against_each_opponent(opponent: str) -> None:
     p = _play_out("skirmish", "--mechs", "1", "--turns", "2", "--opponent", opponent)
     assert p.result.startswith(("you win", "you lose", "a draw"))
+    p.send("q")
     assert p.finish() == 0
 
 
 def test_whole_skirmish_as_red_against_the_shipped_policy() -> None:
     p = _play_out("skirmish", "--mechs", "1", "--turns", "2", "--side", "red", "--seed", "3")
     assert p.result.startswith(("you win", "you lose", "a draw"))
+    p.send("q")
     assert p.finish() == 0
 
 
@@ -161,6 +175,7 @@ def test_whole_space_duel_against_the_captain(args: tuple[str, ...], words: str)
     assert words in p.screen and "heading" in p.screen
     play_on(p)
     assert p.result.startswith(("you win", "you lose", "a draw"))
+    p.send("q")
     assert p.finish() == 0
 
 

@@ -144,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     save_path = args.save or args.load or "wargym-play.json"
     try:
-        return play(session, save_path)
+        return play(session, save_path, loaded=args.load is not None)
     except KeyboardInterrupt:
         print("\ninterrupted: quitting without saving", file=sys.stderr)
         return 130

@@ -4,7 +4,8 @@ At each of the human's decisions the screen shows the board and the forces (:mod
 the events since the human's previous decision in words (:mod:`.words`), what is to be decided
 and the legal options numbered from 1. The prompt reads a number, ``u`` (undo the last
 decision), ``s`` (save to the save file, or ``s FILE``), ``q`` (quit; ``sq`` saves first) or
-``h`` (help). Anything else is answered with one line and asked again.
+``h`` (help). Anything else is answered with one line and asked again. When the game ends
+the result is shown and the prompt still takes ``u``, ``s`` and ``q``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ HELP = (
     "sq saves and quits; q quits"
 )
 PROMPT = "your choice (1-{n}, u undo, s save, q quit, h help)> "
+OVER_PROMPT = "game over (u undo, s save, q quit)> "
 MAX_EVENT_LINES = 60
 """Most event lines shown after one decision (the rest are counted)."""
 
@@ -97,8 +99,11 @@ def _finish(console: Console, session: Session) -> None:
 
 
 def play(session: Session, save_path: str | None, stdin: TextIO = sys.stdin,
-         console: Console | None = None) -> int:  # fmt: skip
-    """Run the loop until the game ends, the human quits or the input ends; the exit status."""
+         console: Console | None = None, loaded: bool = False) -> int:  # fmt: skip
+    """Run the loop until the human quits or the input ends; the exit status.
+
+    ``loaded``: the session comes from ``save_path`` (so quitting at once loses nothing).
+    """
     console = console or Console(highlight=False)
     table = session.table
     for note in table.notes:
@@ -107,15 +112,18 @@ def play(session: Session, save_path: str | None, stdin: TextIO = sys.stdin,
         f"You play {table.human} against {table.opponent_name}; seed {session.settings.seed}.",
         markup=False,
     )
-    saved = len(session.choices)
+    saved = list(session.choices) if loaded else None
     while True:
-        if session.table.over():
+        over = session.table.over()
+        if over:
             _finish(console, session)
-            return 0
-        show(console, session)
-        count = _options(console, session)
+            count, prompt = 0, OVER_PROMPT
+        else:
+            show(console, session)
+            count = _options(console, session)
+            prompt = PROMPT.format(n=count)
         while True:
-            console.print(PROMPT.format(n=count), end="", markup=False)
+            console.print(prompt, end="", markup=False)
             line = read_line(stdin)
             if line is None:
                 console.print("\nend of input: quitting" + _unsaved(session, saved, save_path))
@@ -127,7 +135,10 @@ def play(session: Session, save_path: str | None, stdin: TextIO = sys.stdin,
                 if 1 <= number <= count:
                     session.choose(number - 1)
                     break
-                console.print(f"there is no option {number}: enter a number from 1 to {count}")
+                if over:
+                    console.print("the game is over: u undoes your last decision, q quits")
+                else:
+                    console.print(f"there is no option {number}: enter a number from 1 to {count}")
                 continue
             if word == "u":
                 undone = session.undo()
@@ -146,7 +157,7 @@ def play(session: Session, save_path: str | None, stdin: TextIO = sys.stdin,
                 except (PlayError, OSError) as exc:
                     console.print(f"not saved: {exc}", markup=False)
                     continue
-                saved, save_path = len(session.choices), target
+                saved, save_path = list(session.choices), target
                 console.print(f"saved to {target}", markup=False)
                 if word == "sq":
                     return 0
@@ -157,13 +168,12 @@ def play(session: Session, save_path: str | None, stdin: TextIO = sys.stdin,
             if word in ("h", "help", "?"):
                 console.print(HELP)
                 continue
-            console.print(
-                f"not understood: enter a number from 1 to {count}, or u, s, q (h for help)"
-            )
+            what = "u, s, q" if over else f"a number from 1 to {count}, or u, s, q"
+            console.print(f"not understood: enter {what} (h for help)")
 
 
-def _unsaved(session: Session, saved: int, path: str | None) -> str:
-    if len(session.choices) == saved and path:
+def _unsaved(session: Session, saved: list[int] | None, path: str | None) -> str:
+    if saved == session.choices and path:
         return f" (saved in {path})"
     return " without saving"
 
