@@ -107,7 +107,11 @@ ROWS = [
     ("serve:port_range", ["serve", "--port", "70000"], ["--port", "70000"]),
     ("serve:max_bytes_zero", ["serve", "--max-bytes", "0", "--stdio"], ["--max-bytes", "0"]),
     ("serve:timeout_negative", ["serve", "--timeout", "-1", "--stdio"], ["--timeout", "-1"]),
-    ("serve:tier_without_model", ["serve", "--tier", "easy", "--stdio"], ["--tier"]),
+    (
+        "serve:tier_without_model",
+        ["serve", "--model", "none", "--tier", "easy", "--stdio"],
+        ["--tier"],
+    ),
     (
         "serve:missing_model",
         ["serve", "--model", "{tmp}/none.onnx", "--stdio"],
