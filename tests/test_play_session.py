@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
+from rich.console import Console
 
 from wargym.play.games import Settings
 from wargym.play.session import Session, load, save
+from wargym.play.ui import play
+from wargym.rules.errors import StateError
 
 
 def _pick(session: Session, step: int) -> int:
@@ -77,3 +81,60 @@ def test_a_save_loads_to_the_same_game(tmp_path) -> None:
     session.choose(index)
     again.choose(index)
     assert _state(again) == _state(session)
+
+
+class _Input:
+    """A stdin whose ``buffer`` holds ``data`` (bytes, as a terminal gives them)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BytesIO(data)
+
+
+def _console() -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    return Console(file=out, width=120, force_terminal=False, color_system=None), out
+
+
+def test_bytes_that_are_not_utf8_and_nul_ask_again_and_lose_no_later_line() -> None:
+    session = Session(Settings(game="skirmish", opponent="rules", mechs=1, turns=1))
+    first = session.options()[0]
+    console, out = _console()
+    status = play(session, None, _Input(b"\xff\xfe\n\x00\n1\nq\n"), console)
+    text = out.getvalue()
+    assert status == 0
+    assert text.count("not understood") == 2 and f"You: {first}" in text
+    assert session.choices == [0] and "quitting without saving" in text
+
+
+def test_end_of_input_at_the_prompt_quits_cleanly(tmp_path) -> None:
+    session = Session(Settings(game="starship", opponent="rules"))
+    console, out = _console()
+    assert play(session, str(tmp_path / "x.json"), _Input(b"1\n"), console) == 0
+    assert "end of input: quitting without saving" in out.getvalue()
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_save_command_writes_the_file_and_quitting_says_so(tmp_path) -> None:
+    session = Session(Settings(game="pentagon", opponent="rules", turns=1))
+    console, out = _console()
+    target = tmp_path / "p.json"
+    assert play(session, str(target), _Input(b"2\ns\nq\n"), console) == 0
+    assert "quitting (saved in" in out.getvalue()
+    assert load(target).choices == [1]
+
+
+def test_a_save_larger_than_the_limit_is_refused(tmp_path, monkeypatch) -> None:
+    import wargym.play.session as module
+
+    path = tmp_path / "big.json"
+    path.write_text(" " * 2000, encoding="utf-8")
+    monkeypatch.setattr(module, "MAX_SAVE_BYTES", 1000)
+    with pytest.raises(StateError, match="2000 bytes, more than a save holds"):
+        load(path)
+
+
+def test_a_save_nested_too_deep_is_refused(tmp_path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(StateError, match="not a JSON save"):
+        load(path)

@@ -253,6 +253,9 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
         ((), "name a game"),
         (("skirmish", "--load", "x.json"), "not both"),
         (("--load", "missing.json"), "missing.json"),
+        (("--load", "."), "IsADirectoryError"),
+        (("skirmish", "--save", "."), "--save '.': is a folder"),
+        (("skirmish", "--save", "no/such/x.json"), "no such folder"),
         (("skirmish", "--scenario", "z" * 5000), "zzz"),
     ],
 )

@@ -115,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from wargym.rules.errors import RulesError
 
     from .games import Settings
-    from .session import PlayError, Session, load
+    from .session import PlayError, Session, check_save_path, load
     from .ui import play
 
     args_list = list(sys.argv[1:] if argv is None else argv)
@@ -124,6 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0) if isinstance(exc.code, int) or exc.code is None else 2
     try:
+        if args.save is not None:
+            check_save_path(args.save)
         if args.load is not None:
             if args.game is not None:
                 raise PlayError("give a game or --load FILE, not both")

@@ -218,12 +218,22 @@ def save(session: Session, path: str | os.PathLike[str]) -> None:
     """Write the session to ``path`` atomically."""
     from wargym.envs.no_quarter.core import write_json_atomic
 
-    target = Path(path)
+    write_json_atomic(check_save_path(path), session.to_dict())
+
+
+def check_save_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a save file to write; PlayError when it cannot be one."""
+    text = os.fspath(path)
+    if not text or "\x00" in text or len(text) > 4096:
+        raise PlayError(f"--save {short_repr(text)}: not a usable file path")
+    target = Path(text)
     if target.is_dir():
-        raise PlayError(f"{short_repr(str(path))}: is a folder, not a save file")
+        raise PlayError(f"--save {short_repr(text)}: is a folder, not a save file")
     if not target.parent.is_dir():
-        raise PlayError(f"{short_repr(str(path))}: no such folder")
-    write_json_atomic(target, session.to_dict())
+        raise PlayError(
+            f"--save {short_repr(text)}: no such folder {short_repr(str(target.parent))}"
+        )
+    return target
 
 
 def load(path: str | os.PathLike[str]) -> Session:
@@ -284,4 +294,7 @@ def load(path: str | os.PathLike[str]) -> Session:
     return session
 
 
-__all__ = ["FORMAT", "VERSION", "PlayError", "Session", "Step", "check_settings", "load", "save"]
+__all__ = [
+    "FORMAT", "VERSION", "PlayError", "Session", "Step", "check_save_path", "check_settings",
+    "load", "save",
+]  # fmt: skip
