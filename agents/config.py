@@ -248,7 +248,7 @@ def parse_args(
             registry=_registry(),
         )
     except UsageError as exc:
-        raise ConfigError(f"{config or 'command line'}: {exc}") from None
+        raise ConfigError(str(exc)) from None
 
 
 def cli(cls: type[T], description: str = "", argv: Sequence[str] | None = None) -> T:
@@ -256,8 +256,10 @@ def cli(cls: type[T], description: str = "", argv: Sequence[str] | None = None) 
 
     The message is one line on stderr, without a traceback.
     """
+    entry = sys.modules.get("wargym.agents.training_entry")
+    prog = getattr(entry, "PROG", None) or f"python -m training.{Path(sys.argv[0]).stem}"
     try:
-        return parse_args(cls, argv, description)
+        return parse_args(cls, argv, description, prog=prog)
     except ConfigError as exc:
-        print(f"{Path(sys.argv[0]).name}: error: {one_line(str(exc))}", file=sys.stderr)
+        print(f"{prog}: error: {one_line(str(exc))}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -92,8 +93,9 @@ def _box_to_line(text: str) -> str:
         if set(row) <= {"─", " "}:  # the rule before "Argument helptext" / "For full helptext"
             break
         body.append(row)
-    message = " ".join(body) or title
-    if title.lower() in message.lower() or message.startswith("Error parsing"):
+    joined = " ".join(body)
+    message = re.sub(r"^Error parsing [A-Za-z_][\w.]*: ", "", joined) or title
+    if title.lower() in message.lower() or joined.startswith("Error parsing"):
         return one_line(message)
     return one_line(f"{title}: {message}")
 
