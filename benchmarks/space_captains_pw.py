@@ -34,6 +34,7 @@ def duel_row(scenario: str, opponent: str, games: int, first_seed: int) -> dict[
     counts: collections.Counter[str] = collections.Counter()
     endings: collections.Counter[str] = collections.Counter()
     shots: list[int] = []
+    uses: collections.Counter[str] = collections.Counter()
     for k in range(games):
         seed = first_seed + k
         seat = k % 2
@@ -41,6 +42,7 @@ def duel_row(scenario: str, opponent: str, games: int, first_seed: int) -> dict[
         players[seat] = PLAYERS["captain"]
         result = play_duel(scenario, seed, (players[0], players[1]))
         shots += result.shots[seat]
+        uses.update(result.power[seat])
         endings[result.ending] += 1
         if result.winner is None:
             counts["draw"] += 1
@@ -54,6 +56,7 @@ def duel_row(scenario: str, opponent: str, games: int, first_seed: int) -> dict[
         "endings": dict(endings),
         "shots": len(shots),
         "share_of_shots_at_9_or_more": round(far, 3),
+        "captain_power_uses": dict(uses),
     }
 
 
@@ -61,10 +64,13 @@ def mirror_row(scenario: str, games: int, first_seed: int) -> dict[str, Any]:
     """Captain against captain: wins per side and how decided games ended."""
     counts: collections.Counter[str] = collections.Counter()
     endings: collections.Counter[str] = collections.Counter()
+    uses: collections.Counter[str] = collections.Counter()
     for k in range(games):
         result = play_duel(scenario, first_seed + k, (PLAYERS["captain"], PLAYERS["captain"]))
         counts[str(result.winner)] += 1
         endings[result.ending] += 1
+        uses.update(result.power[0])
+        uses.update(result.power[1])
     decided = counts["0"] + counts["1"]
     by_fight = sum(endings[e] for e in ("destroyed", "out_of_control"))
     return {
@@ -76,6 +82,7 @@ def mirror_row(scenario: str, games: int, first_seed: int) -> dict[str, Any]:
         "side_0_share_of_decided": round(counts["0"] / decided, 3) if decided else None,
         "endings": dict(endings),
         "decided_by_fight": round(by_fight / decided, 3) if decided else None,
+        "power_uses": dict(uses),
     }
 
 
@@ -97,7 +104,8 @@ def main() -> None:
         print(
             f"captain vs {opponent:13s} {row['captain_win']:4d}-{row['opponent_win']:4d}"
             f"-{row['draw']:4d} (win-loss-draw of {row['games']}); endings {row['endings']};"
-            f" shots at 9+ hexes {row['share_of_shots_at_9_or_more']:.0%}",
+            f" shots at 9+ hexes {row['share_of_shots_at_9_or_more']:.0%};"
+            f" power (ship-turns) {row['captain_power_uses']}",
             flush=True,
         )
     report["duels"] = rows
@@ -110,7 +118,7 @@ def main() -> None:
             f"mirror {name:9s} side 0 {row['side_0_wins']:4d} side 1 {row['side_1_wins']:4d}"
             f" draws {row['draws']:4d}; side 0 share of decided {row['side_0_share_of_decided']};"
             f" decided by destruction or loss of control {row['decided_by_fight']};"
-            f" endings {row['endings']}",
+            f" endings {row['endings']}; power (ship-turns) {row['power_uses']}",
             flush=True,
         )
     report["mirrors"] = mirrors

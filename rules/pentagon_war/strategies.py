@@ -29,6 +29,7 @@ from wargym.rules.pentagon_war.game import decider, is_over, new_battle, play
 from wargym.rules.pentagon_war.records import Options, Scenario
 from wargym.rules.pentagon_war.state import BattleState, DecisionKind, Termination
 
+USES = ("turns", "ecm", "eccm", "invisibility", "reinforce", "mag_beam", "double_mag_beam")
 Player = Callable[[BattleState, Decision, np.random.Generator], Action]
 
 _PASSIVE = (Action(ActionKind.CHOOSE, 0), Action(ActionKind.ROTATE, 0), Action(ActionKind.HOLD))
@@ -85,6 +86,9 @@ class DuelResult:
     turns: int
     shots: tuple[tuple[int, ...], tuple[int, ...]]
     """Per side, the range of every shot its ships fired."""
+    power: tuple[dict[str, int], dict[str, int]]
+    """Per side, ship-turns with each power use: ``ecm``, ``eccm``, ``invisibility``,
+    ``reinforce``, ``mag_beam``, ``double_mag_beam`` and ``turns`` (all allocations)."""
 
 
 def play_duel(
@@ -94,13 +98,14 @@ def play_duel(
     options: Options | None = None,
 ) -> DuelResult:
     """Play ``scenario`` with ``players[side]`` deciding for each side; seeded throughout."""
-    from wargym.rules.pentagon_war.events import ShotFired
+    from wargym.rules.pentagon_war.events import PowerAllocated, ShotFired
 
     rules = load_rules()
     rng = np.random.default_rng(seed)
     state, _ = new_battle(scenario, rng, options)
     dice = RandomDice(rng)
     shots: tuple[list[int], list[int]] = ([], [])
+    uses: tuple[dict[str, int], dict[str, int]] = (dict.fromkeys(USES, 0), dict.fromkeys(USES, 0))
     while not is_over(state):
         decision = decider(state)
         assert decision is not None
@@ -108,10 +113,22 @@ def play_duel(
         for event in play(state, action, dice, side=decision.side, rules=rules, decision=decision):
             if isinstance(event, ShotFired):
                 shots[state.ships[event.firer].side].append(event.range)
+            elif isinstance(event, PowerAllocated):
+                tally = uses[state.ships[event.ship].side]
+                for name, used in (
+                    ("turns", True),
+                    ("ecm", event.ecm),
+                    ("eccm", event.eccm),
+                    ("invisibility", event.invisible),
+                    ("reinforce", event.reinforce > 0),
+                    ("mag_beam", event.mag_beam == 1),
+                    ("double_mag_beam", event.mag_beam >= 2),
+                ):
+                    tally[name] += int(bool(used))
     result = state.outcome
     assert result is not None
     if result.termination is Termination.TRUNCATED:
-        return DuelResult(None, "truncated", state.turn, (tuple(shots[0]), tuple(shots[1])))
+        return DuelResult(None, "truncated", state.turn, (tuple(shots[0]), tuple(shots[1])), uses)
     losers = [0, 1] if result.winner is None else [1 - result.winner]
     ships = [s for s in state.ships if s.side in losers]
     if any(s.disengaged for s in ships) and not any(s.destroyed for s in ships):
@@ -124,4 +141,4 @@ def play_duel(
         ending = "left_map"
     if result.termination is Termination.MUTUAL:
         ending = f"mutual_{ending}"
-    return DuelResult(result.winner, ending, state.turn, (tuple(shots[0]), tuple(shots[1])))
+    return DuelResult(result.winner, ending, state.turn, (tuple(shots[0]), tuple(shots[1])), uses)
