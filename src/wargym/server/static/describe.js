@@ -48,6 +48,8 @@ export function namer(state) {
     const item = m && m.design && Array.isArray(m.design.items) ? m.design.items[index] : null;
     return item ? words(item.label || item.item) : `weapon ${index}`;
   };
+  // a shot's target: a mech, or a building as -1 - its feature index (§19.4.2)
+  name.target = (id) => (Number(id) < 0 ? name.feature(-1 - Number(id)) : name(id));
   name.feature = (index) => {
     const f = state && state.battlefield && state.battlefield.features
       ? state.battlefield.features[index] : null;
@@ -70,7 +72,7 @@ const EVENTS = {
   StoodUp: (e, n) => `${n(e.mech)} stands up.`,
   InSightTaken: (e, n) => `In Sight: ${n(e.moving_leader)}'s side scores ${e.moving_successes}, ${n(e.nonmoving_leader)}'s side ${e.nonmoving_successes}; ${e.moving_wins ? "the moving side" : "the side in place"} acts first.`,
   InSightAction: (e, n) => `${n(e.mech)} reacts to the sighting: ${words(e.action)}.`,
-  ShotFired: (e, n) => `${n(e.shooter)} fires the ${n.weapon(e.shooter, e.weapon)} at ${n(e.target)}: rolled ${e.face} + Rep ${e.rep} = ${e.total}, ${e.hit ? "a hit" : "a miss"}.`,
+  ShotFired: (e, n) => `${n(e.shooter)} fires the ${n.weapon(e.shooter, e.weapon)} at ${n.target(e.target)}: rolled ${e.face} + Rep ${e.rep} = ${e.total}, ${e.hit ? "a hit" : "a miss"}.`,
   HitLocated: (e, n) => `The shot strikes ${n(e.target)} in the ${location(e.location)}${e.protected ? " (protected by cover)" : ""}.`,
   DamageRolled: (e, n) => `${n(e.target)}'s ${location(e.location)} ${Number(e.armor_after) < Number(e.armor_before) ? `loses ${e.armor_before - e.armor_after} armour (${e.armor_after} left)` : `holds (armour ${e.armor_after})`}${e.critical ? ": a critical hit" : ""}.`,
   CriticalHit: (e, n) => `Critical hit on ${n(e.mech)}'s ${location(e.location)}: ${words(e.kind)}${e.removal ? `; the mech is ${words(e.removal)}` : ""}.`,
@@ -97,6 +99,8 @@ const EVENTS = {
   MechSplitOff: (e, n) => `${n(e.mech)} splits off its group.`,
   BattleEnded: (e) => `The battle ends on turn ${e.turn}: ${e.winner ? `${e.winner} wins` : "no winner"} (${words(e.reason)}).`,
   PilotCreated: (e) => `${e.name} (${words(e.faction)}, Rep ${e.rep}${e.star ? ", a Star" : ""}) takes the controls.`,
+  FreeCompanyRaces: (e) => `The Free Company's races are rolled: ${e.races.map(words).join(", ")}.`,
+  CompanyRacesRolled: (e) => `The company's races are rolled: ${e.races.map(words).join(", ")}.`,
   CompanyPilotCreated: (e) => `${e.name} (${words(e.faction)}, Rep ${e.rep}) joins the company.`,
   PefPlaced: () => "A possible enemy force marker is placed.",
   PefMoved: () => "A possible enemy force marker moves.",
@@ -197,3 +201,6 @@ export function describeDecision(decision, name) {
   const mech = decision.mech === null || decision.mech === undefined ? "" : ` (${name(decision.mech)})`;
   return `${what}${mech}.`;
 }
+
+// The sentence tables, for tests: every engine event, action and decision kind has one.
+export { ACTIONS, DECISIONS, EVENTS };
