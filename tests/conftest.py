@@ -3,6 +3,10 @@
 Under CI (``CI=true``, as ``.ci/run`` is started) a skipped test is a failure: every tool a
 test needs (chromium, node, the optional extras) is installed by ``.ci/run`` and ``make test``,
 so a skip there would hide a check that never ran. Locally, skips stay skips.
+
+Tests marked ``browser`` (``browser(driver=True)``: through chromium-driver and selenium) are
+skipped with an ``apt-get install chromium chromium-driver`` hint when the browser is missing,
+and fail instead when ``WARGYM_REQUIRE_BROWSER=1`` (``.ci/run`` exports it).
 """
 
 from __future__ import annotations

@@ -318,7 +318,7 @@ async function init() {
       $("opponent").textContent = `Opponent: the learned policy (${String(info.policy.file || "ONNX")}).`;
     } else {
       $("tier").disabled = true;
-      $("opponent").textContent = "Opponent: the rules' own AI (the server has no --model).";
+      $("opponent").textContent = "Opponent: the rules' own AI (the server runs without a policy).";
     }
     document.body.dataset.ready = "1";
   } catch (error) {
