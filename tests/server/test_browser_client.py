@@ -251,6 +251,31 @@ def test_a_target_clicked_on_the_map_fires_at_it(base_url: str, browser: Any) ->
 
 
 @pytest.mark.browser(driver=True)
+def test_a_building_clicked_on_the_map_is_fired_at(base_url: str, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    _start(browser, base_url, "skirmish", seed=1, mechs=1, turns=3)
+    for _ in range(60):  # until a building can be fired at
+        if browser.find_elements(By.CSS_SELECTOR, "#board g.terrain.target"):
+            break
+        assert browser.execute_script("return document.body.dataset.over") == "0"
+        _click_a_choice(browser, {"move"})
+        _idle(browser)
+    building = browser.find_element(By.CSS_SELECTOR, "#board g.terrain.target")
+    feature = building.get_attribute("data-feature")
+    building.find_element(By.CSS_SELECTOR, "rect").click()
+    _idle(browser)
+    weapons = browser.find_elements(By.CSS_SELECTOR, "#actions > button[data-action]")
+    if weapons:  # several weapons could fire at it: only those are listed
+        assert all(w.text.endswith(f" at the building {feature}") for w in weapons)
+        weapons[0].click()
+        _idle(browser)
+    mine = [text for kind, text in _log(browser) if kind == "log-you"]
+    assert any(text.endswith(f" at the building {feature}.") for text in mine), mine
+    assert _console_errors(browser) == []
+
+
+@pytest.mark.browser(driver=True)
 def test_pef_markers_show_a_position_only(base_url: str, browser: Any) -> None:
     from selenium.webdriver.common.by import By
 

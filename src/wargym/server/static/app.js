@@ -11,6 +11,7 @@ import {
 const PROTOCOL = "wargym-protocol/1";
 const MAP_KINDS = new Set(["Move", "FreeMove"]);
 const HEADING_KINDS = new Set(["Face", "Stay"]);
+const BUILDING_KINDS = new Set(["FireAtBuilding", "AttackBuilding"]);
 const turns = (action) => HEADING_KINDS.has(action.type) && typeof action.heading === "number";
 const TARGET_KINDS = new Set(["AssignFire", "Charge", "FightMech"]);
 const OPPONENT_PAUSE_MS = 120;
@@ -177,7 +178,7 @@ function renderActions(name) {
 function render() {
   const name = namer(game.state);
   const mine = !game.over && game.decision && game.decision.side === game.human;
-  const points = new Map(), targets = new Set(), headings = new Map();
+  const points = new Map(), targets = new Set(), headings = new Map(), buildings = new Map();
   if (mine) {
     game.legal.forEach((action, index) => {
       if (MAP_KINDS.has(action.type) && Array.isArray(action.to)) {
@@ -189,6 +190,9 @@ function render() {
         points.set(key, point);
       }
       if (TARGET_KINDS.has(action.type) && action.target !== undefined) targets.add(action.target);
+      if (BUILDING_KINDS.has(action.type) && Number.isInteger(action.feature)) {
+        buildings.set(action.feature, [...(buildings.get(action.feature) || []), index]);
+      }
       if (turns(action)) {
         const key = action.heading.toFixed(1);
         const facing = headings.get(key) || { heading: action.heading, indices: [], labels: [] };
@@ -201,6 +205,7 @@ function render() {
   drawBoard($("board"), game.state, name, {
     moves: game.filter === null ? [...points.values()] : [], targets, onPick: pickSome, onTarget: pickTarget,
     headings: game.filter === null ? [...headings.values()] : [],
+    buildings: game.filter === null ? buildings : new Map(),
     deciding: game.decision ? game.decision.mech : null,
   });
   renderMechs(name);

@@ -43,14 +43,16 @@ function arcPath(cx, cy, facing, radius) {
   return `M ${cx} ${cy} L ${x0} ${y0} A ${radius} ${radius} 0 0 0 ${x1} ${y1} Z`;
 }
 
-function drawTerrain(svg, state, size) {
+function drawTerrain(svg, state, size, buildings, onPick) {
   const features = (state.battlefield && state.battlefield.features) || [];
   features.forEach((f, index) => {
     if (!f || typeof f !== "object") return;
     const kind = KINDS.has(f.kind) ? f.kind : "other";
     const [x0, y0] = toScreen(size, [Math.min(num(f.x0), num(f.x1)), Math.max(num(f.y0), num(f.y1))]);
     const w = Math.abs(num(f.x1) - num(f.x0)) * SCALE, h = Math.abs(num(f.y1) - num(f.y0)) * SCALE;
-    const g = el("g", { class: `terrain terrain-${kind}`, "data-feature": index });
+    const picks = buildings.get(index);
+    const g = el("g", { class: `terrain terrain-${kind}${picks ? " target" : ""}`, "data-feature": index });
+    if (picks) g.addEventListener("click", () => onPick(picks));
     g.appendChild(el("rect", { x: x0, y: y0, width: w, height: h }));
     const armour = num(f.building_armor);
     const label = `${String(f.kind).replace(/_/g, " ")}${kind === "building" ? `, armour ${armour}` : ""}`;
@@ -144,14 +146,15 @@ function drawHeadings(svg, size, mech, headings, onPick) {
 }
 
 // choices: {moves: [{indices, to, kinds (a Set), labels}], targets: Set(mech id), deciding: mech id or
-// null, headings: [{heading, indices, labels}], onPick(indices), onTarget(mech id)}
+// null, headings: [{heading, indices, labels}], buildings: Map(feature -> indices),
+// onPick(indices), onTarget(mech id)}
 export function drawBoard(svg, state, name, choices) {
   svg.replaceChildren();
   const size = boardSize(state);
   const pad = MARGIN * SCALE; // room for the labels of mechs on an edge
   svg.setAttribute("viewBox", `${-pad} ${-pad} ${size.w * SCALE + 2 * pad} ${size.h * SCALE + 2 * pad}`);
   svg.appendChild(el("rect", { class: "ground", x: 0, y: 0, width: size.w * SCALE, height: size.h * SCALE }));
-  drawTerrain(svg, state, size);
+  drawTerrain(svg, state, size, choices.buildings || new Map(), choices.onPick);
   drawPefs(svg, state, size);
   const mechs = Object.values((state && state.mechs) || {}).filter((m) => m && typeof m === "object");
   mechs.sort((a, b) => (a.removed ? 0 : 1) - (b.removed ? 0 : 1));
