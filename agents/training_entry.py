@@ -55,15 +55,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\nEach script's flags, with their defaults: wargym train SCRIPT --help")
         return 0
     if not args or args[0] not in SCRIPTS:
-        usage = f"usage: wargym train {{{','.join(SCRIPTS)}}} [flags]"
         problem = "no script given" if not args else f"unknown script {short_repr(args[0])}"
-        print(f"{usage}\nerror: {problem}", file=sys.stderr)
+        print(f"wargym train: error: {problem}; one of {', '.join(SCRIPTS)}", file=sys.stderr)
         return 2
     name, rest = args[0], args[1:]
     folder = training_dir()
     if folder is None:
         print(
-            "training/ scripts not found: run from a wargym checkout or set WARGYM_TRAINING_DIR",
+            "wargym train: error: training/ scripts not found: run from a wargym checkout or "
+            "set WARGYM_TRAINING_DIR",
             file=sys.stderr,
         )
         return 2
