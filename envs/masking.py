@@ -18,10 +18,10 @@ from gymnasium.utils import RecordConstructorArgs
 __all__ = ["WRAPPER_SPEC", "ActionMasks"]
 
 
-class ActionMasks(gymnasium.Wrapper, RecordConstructorArgs):  # type: ignore[type-arg]
+class ActionMasks(gymnasium.Wrapper, RecordConstructorArgs):
     """Forwards ``action_masks()`` of the wrapped env (through any wrappers below)."""
 
-    def __init__(self, env: gymnasium.Env) -> None:  # type: ignore[type-arg]
+    def __init__(self, env: gymnasium.Env) -> None:
         RecordConstructorArgs.__init__(self)
         gymnasium.Wrapper.__init__(self, env)
 
