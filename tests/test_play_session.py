@@ -138,3 +138,31 @@ def test_a_save_nested_too_deep_is_refused(tmp_path) -> None:
     path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     with pytest.raises(StateError, match="not a JSON save"):
         load(path)
+
+
+def test_the_shipped_opponent_without_onnxruntime_is_one_clear_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    import wargym.play.games as games
+    from wargym.play import main
+
+    monkeypatch.setattr(games, "_SHIPPED", [])
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # import onnxruntime fails
+    assert main(["skirmish", "--mechs", "1"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "needs onnxruntime" in lines[0] and "wargym[export]" in lines[0]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # the other opponents still play
+    assert main(["skirmish", "--mechs", "1", "--turns", "1", "--opponent", "rules"]) == 0
+
+
+def test_input_that_cannot_be_read_ends_the_session() -> None:
+    class Broken:
+        def readline(self) -> str:
+            raise OSError("reading from stdin while output is captured")
+
+    session = Session(Settings(game="skirmish", opponent="rules", mechs=1, turns=1))
+    console, out = _console()
+    assert play(session, None, Broken(), console) == 0  # type: ignore[arg-type]
+    assert "end of input" in out.getvalue()

@@ -269,7 +269,15 @@ def shipped_player() -> Any:
         from wargym.agents.battle_policy import PolicyPlayer
         from wargym.agents.learned import shipped_model
 
-        _SHIPPED.append(PolicyPlayer(shipped_model(".onnx")))
+        try:
+            _SHIPPED.append(PolicyPlayer(shipped_model(".onnx")))
+        except ImportError as exc:  # onnxruntime comes with the [export] extra
+            from .session import PlayError
+
+            raise PlayError(
+                f"--opponent shipped needs onnxruntime ({exc.name or exc}): "
+                "pip install 'wargym[export]', or play --opponent rules or tactician"
+            ) from None
     return _SHIPPED[0]
 
 

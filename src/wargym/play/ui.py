@@ -39,8 +39,10 @@ def read_line(stdin: TextIO) -> str | None:
             if raw is not None
             else (stdin.readline())
         )
-    except (UnicodeDecodeError, OSError):
+    except UnicodeDecodeError:
         return "?"
+    except OSError:  # input that cannot be read (closed, not readable) ends the session
+        return None
     return data if data else None
 
 
