@@ -31,6 +31,12 @@ def _end(f: F, key: str = "path") -> str:
     return fmt_value(path[-1]) if isinstance(path, list) and path else fmt_value(path)
 
 
+def _plural(count: Any, word: str) -> str:
+    if count == 1:
+        return word
+    return word[:-1] + "ies" if word.endswith("y") else word + "s"
+
+
 def _side(value: Any) -> str:
     return f"side {value}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
 
@@ -94,8 +100,10 @@ def _nq_in_sight(f: F) -> str:
 
 def _nq_arrived(f: F) -> str:
     mechs = f["mechs"]
-    ids = ", ".join(fmt_value(m.get("id")) for m in mechs if isinstance(m, dict))
-    return f"{f.v('side')} mechs arrive ({f.v('reason')}): {ids}"
+    ids = [fmt_value(m.get("id")) for m in mechs if isinstance(m, dict)]
+    if len(ids) == 1:
+        return f"{f.v('side')} mech {ids[0]} arrives ({f.v('reason')})"
+    return f"{f.v('side')} mechs {', '.join(ids)} arrive ({f.v('reason')})"
 
 
 NO_QUARTER: dict[str, Callable[[F], str]] = {
@@ -171,7 +179,7 @@ NO_QUARTER: dict[str, Callable[[F], str]] = {
     "PefMoved": lambda f: f"PEF {f.v('pef')} moves to {_end(f)}",
     "PefResolved": lambda f: (
         f"PEF {f.v('pef')} resolves: {f.v('result')}"
-        + ("" if not f.get("enemies") else f" ({f.v('enemies')} enemies)")
+        + ("" if not f.get("enemies") else f" ({f.v('enemies')} {_plural(f['enemies'], 'enemy')})")
     ),
     "MechsArrived": _nq_arrived,
     "NpTableRolled": lambda f: f"the enemy rolls on the {f.v('table')} table: {f.v('result')}",

@@ -9,7 +9,8 @@ slider, arrow keys, autoplay).
 Accepted inputs (:func:`frames_of`):
 
 * ``nq-replay-v1``: what ``NoQuarterSkirmishEnv.save_replay`` writes (the set-up battle,
-  every decision with its events, the outcome); a step of agent ``"setup"`` holds the
+  every decision with its events, the outcome; an optional ``title`` string, which
+  ``wargym demo`` sets to the mission's name); a step of agent ``"setup"`` holds the
   set-up's own events (PEF section rolls, the 22.3.1 objective roll), which the set-up
   battle already includes: its frame shows them without applying them again;
 * a No Quarter battle with an event list: ``{"start": <Battle.to_dict()>, "events": [...]}``
@@ -114,7 +115,10 @@ def frames_of(data: Any) -> dict[str, Any]:
     seed = data.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise ReplayError(f"seed: must be an integer or null, not {short_repr(seed)}")
-    return _nq_view(start, steps, check_outcome(data.get("outcome")), seed)
+    name = data.get("title", "5150: No Quarter")
+    if not isinstance(name, str):
+        raise ReplayError(f"title: must be a string, not {short_repr(name)}")
+    return _nq_view(start, steps, check_outcome(data.get("outcome")), seed, short_text(name, 200))
 
 
 def _step_label(i: int, step: dict[str, Any]) -> str:
@@ -149,7 +153,9 @@ def _finish(view: dict[str, Any]) -> dict[str, Any]:
     return rounded
 
 
-def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -> dict[str, Any]:
+def _nq_view(
+    start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any, title: str
+) -> dict[str, Any]:
     from wargym.rules.errors import RulesError
     from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
     from wargym.rules.no_quarter.battle.state import Battle
@@ -184,7 +190,7 @@ def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -
     return _finish({
         "format": VIEW_FORMAT,
         "system": "no_quarter",
-        "title": "5150: No Quarter" + ("" if seed is None else f", seed {seed}"),
+        "title": title + ("" if seed is None else f", seed {seed}"),
         "map": {
             "kind": "table",
             "width": field.width,
