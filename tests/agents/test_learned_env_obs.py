@@ -7,6 +7,9 @@ given), build their own env from the sidecar (``agent.make_env()``), and name th
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import gymnasium
 import numpy as np
 import pytest
@@ -106,3 +109,13 @@ def test_a_dict_observation_without_its_parts_is_a_typed_error() -> None:
         agent.act({"obs": np.zeros(5002)})  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="action_mask"):
         agent.act(np.zeros(5002, dtype=np.float32))  # type: ignore[attr-defined]  # no mask
+
+
+def test_make_env_without_a_sidecar_is_a_typed_error(tmp_path: Path) -> None:
+    pytest.importorskip("onnxruntime")
+    bare = tmp_path / "bare.onnx"
+    shutil.copy(shipped_model(".onnx"), bare)  # no bare.json, no bare.onnx.json
+    agent = LearnedAgent(bare)
+    with pytest.raises(EnvMismatchError, match="no env_id"):
+        agent.make_env()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bare.onnx"]
