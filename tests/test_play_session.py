@@ -166,3 +166,30 @@ def test_input_that_cannot_be_read_ends_the_session() -> None:
     console, out = _console()
     assert play(session, None, Broken(), console) == 0  # type: ignore[arg-type]
     assert "end of input" in out.getvalue()
+
+
+def test_the_humans_own_in_between_decisions_are_asked_in_words() -> None:
+    """Lucky re-rolls, Marksman hit locations, free moves: the human decides them."""
+    session = Session(Settings(game="skirmish", opponent="rules", mechs=3, turns=4, seed=6))
+    asked: dict[str, list[str]] = {}
+    while not session.table.over():
+        decision = session.table.battle.decision
+        assert decision.side.value == "blue"  # the opponent's replies never stop at red
+        if decision.kind.value in ("lucky_reroll", "marksman_location", "free_move"):
+            asked.setdefault(decision.kind.value, session.options())
+        session.choose(0)
+    assert {"lucky_reroll", "marksman_location"} <= set(asked)
+    assert sorted(o.split(": ")[1] for o in asked["lucky_reroll"]) == [
+        "keep the roll", "spend Lucky to re-roll",
+    ]  # fmt: skip
+    assert all("(Marksman)" in o for o in asked["marksman_location"])
+
+
+def test_help_lists_the_games_and_options(capsys: pytest.CaptureFixture[str]) -> None:
+    from wargym.play import main
+
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for word in ("skirmish", "cestus-v", "pentagon", "--opponent", "--load", "--save", "--side"):
+        assert word in out
+    assert "tactician" in out and "shipped" in out

@@ -129,6 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.load is not None:
             if args.game is not None:
                 raise PlayError("give a game or --load FILE, not both")
+            print("rebuilding the saved game from its decisions ...", flush=True)
             session = load(args.load)
         else:
             if args.game is None:
