@@ -230,3 +230,22 @@ def test_hex_page_lays_out_flat_topped_axial_hexes_as_the_games_do(tmp_path: Pat
     assert at["u-11"] == pytest.approx((x0 - 1.5 * size, y0 + size * 3**0.5 / 2))
     legend = _run_page(page)["texts"]
     assert isinstance(legend, list) and "arrow: facing (A north, B-F clockwise)" in legend
+
+
+def test_nq_replay_title_is_text_and_must_be_a_string(
+    nq_replay: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(nq_replay.read_text())
+    data["title"] = "</title><script>alert(1)</script>" + "x" * 5000
+    (tmp_path / "t.json").write_text(json.dumps(data))
+    page = write_html(tmp_path / "t.json", tmp_path / "t.html").read_text()
+    head = page.split("</title>", 1)[0]
+    assert "&lt;/title&gt;&lt;script&gt;" in head and len(head) < 1000  # escaped, cut short
+    assert page.count("<script") == 2  # the data block and the page's own script
+    data["title"] = ["not", "text"]
+    (tmp_path / "bad.json").write_text(json.dumps(data))
+    with pytest.raises(SystemExit) as stop:
+        main([str(tmp_path / "bad.json"), "--html", str(tmp_path / "bad.html")])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1 and "title: must be a string" in err
+    assert not (tmp_path / "bad.html").exists()

@@ -182,6 +182,14 @@ NO_QUARTER: dict[str, Callable[[F], str]] = {
         + ("" if not f.get("enemies") else f" ({f.v('enemies')} {_plural(f['enemies'], 'enemy')})")
     ),
     "MechsArrived": _nq_arrived,
+    "PilotCreated": lambda f: (
+        f"pilot {f.v('name')} ({'Star, ' if f.get('star') else ''}Rep {f.v('rep')}"
+        + (f", {f.v('attributes')}" if f.get("attributes") else "")
+        + ")"
+        + ("" if f.get("mech") is None else f" takes mech {f.v('mech')}")
+    ),
+    "FreeCompanyRaces": lambda f: f"the Free Company's races: {f.v('races')}",
+    "NpGroupSet": lambda f: f"enemy group {f.v('team')} changes its orders ({f.v('reason')})",
     "NpTableRolled": lambda f: f"the enemy rolls on the {f.v('table')} table: {f.v('result')}",
     "ReinforcementChecked": lambda f: (
         f"reinforcement check for {f.v('side')}: {f.v('mechs')} mechs ({f.v('unit')})"
