@@ -35,12 +35,15 @@ STANDOFF = 1.0
 MAX_CLOSING = 3.0
 """Fastest closing speed (hexes per turn) it asks for."""
 MAX_SPEED = 4.0
-"""Fastest speed over the map (hexes per turn) it asks for."""
+"""Fastest enemy velocity (hexes per turn) it matches before adding its closing speed."""
 EDGE_MARGIN = 10
 """Hexes it keeps between itself and the map edge."""
 OFFENCE = 1.5
 """Weight of damage dealt against damage taken in the power plan (a hit now also shortens the
 fight: every box lost is a box the enemy no longer fires from or steers with)."""
+ECM_BELIEF = 0.75
+"""How far the power plan trusts its guess that the enemy buys ECM (it cannot see the enemy's
+allocation before its own: PW-R2)."""
 HEX = math.sqrt(3.0)
 """Pixel distance between neighbouring hex centres (size 1)."""
 
@@ -177,12 +180,12 @@ def wanted_velocity(
     dx, dy = ex + evx - px, ey + evy - py  # where the enemy will be a turn from now
     gap = math.hypot(dx, dy)
     closing = min(MAX_CLOSING, math.sqrt(accel * max(0.0, gap - STANDOFF)))
+    enemy_speed = math.hypot(evx, evy)
+    if enemy_speed > MAX_SPEED:  # match a fast enemy only up to MAX_SPEED, then close
+        evx, evy = evx / enemy_speed * MAX_SPEED, evy / enemy_speed * MAX_SPEED
     wx, wy = evx, evy
     if gap > 1e-9:
         wx, wy = evx + dx / gap * closing, evy + dy / gap * closing
-    speed = math.hypot(wx, wy)
-    if speed > MAX_SPEED:
-        wx, wy = wx / speed * MAX_SPEED, wy / speed * MAX_SPEED
     edge = False
     radius = state.options.map_radius
     dist = math.hypot(px, py)
@@ -388,20 +391,18 @@ def _power_plan(
                 )
                 if spent > charges:
                     continue
-                out_ecm = penalty if guess.ecm and not eccm else 0
                 in_ecm = penalty if ecm and not guess.eccm else 0
                 blocked = (inv and rng > inv_range) or rng > my_reach
                 dealt = 0.0
                 if not blocked and not (guess.invisibility and rng > inv_range):
-                    dealt, _ = volley(
-                        rules,
-                        mine,
-                        charges - spent,
-                        edesign.size_class,
-                        rng,
-                        out_ecm,
-                        screen_of(state, rules, enemy, guess.reinforce),
-                    )
+                    screen = screen_of(state, rules, enemy, guess.reinforce)
+                    left = charges - spent
+                    size = edesign.size_class
+                    clear, _ = volley(rules, mine, left, size, rng, 0, screen)
+                    dealt = clear
+                    if guess.ecm and not eccm:  # the guess is a guess: hedge on it
+                        jammed, _ = volley(rules, mine, left, size, rng, penalty, screen)
+                        dealt = ECM_BELIEF * jammed + (1 - ECM_BELIEF) * clear
                 taken = 0.0
                 if not (inv and rng > inv_range) and rng <= reach:
                     taken, _ = volley(
