@@ -77,12 +77,17 @@ def nq_board(battle: Any, human: str, hidden: Collection[int]) -> Text:
         marks[_cell(mech.pos, cell, len(rows))] = (glyph(mech.id) + arrow, SIDE_STYLE[side])
     text = Text()
     for r, line in enumerate(rows):
+        run, run_style = "", ""
         for c, ch in enumerate(line):
             if (r, c) in marks:
                 shown, style = marks[(r, c)]
             else:
                 style, shown = TERRAIN_STYLE.get(ch, TERRAIN_STYLE["."])
-            text.append(shown, style=style)
+            if style != run_style and run:
+                text.append(run, style=run_style)
+                run = ""
+            run, run_style = run + shown, style
+        text.append(run, style=run_style)
         text.append("\n")
     text.append(f"north up; one cell = {cell:g} in; ", style="dim")
     for ch, name in TERRAIN_NAMES.items():
