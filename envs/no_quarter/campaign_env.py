@@ -534,12 +534,12 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
         return obs, info
 
     def render(self) -> str | np.ndarray | None:
-        """``ansi``: the battle (map and mechs) during a mission, else the roster summary."""
+        """``ansi``: the battle during a mission, else the roster; ``rgb_array``: as an image."""
         if self.render_mode not in ("ansi", "rgb_array"):
             return None
         g = self.game
         head = roster_text(g, self._slots())
-        if self.render_mode == "rgb_array":  # the same as an image (render.campaign_rgb)
+        if self.render_mode == "rgb_array":  # one frame size throughout (render.campaign_rgb)
             return campaign_rgb(g.battle if g.stage == "battle" else None, head)
         if g.stage == "battle" and g.battle is not None:
             return head.split("\n", 2)[0] + "\n" + render_ansi(g.battle)
