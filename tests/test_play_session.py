@@ -12,6 +12,7 @@ from wargym.play.games import Settings
 from wargym.play.session import Session, load, save
 from wargym.play.ui import play
 from wargym.rules.errors import StateError
+from wargym.rules.no_quarter.forces.vocab import Side
 
 
 def _pick(session: Session, step: int) -> int:
@@ -193,3 +194,35 @@ def test_help_lists_the_games_and_options(capsys: pytest.CaptureFixture[str]) ->
     for word in ("skirmish", "cestus-v", "pentagon", "--opponent", "--load", "--save", "--side"):
         assert word in out
     assert "tactician" in out and "shipped" in out
+
+
+def _render(*things: object) -> str:
+    console = Console(record=True, width=200, color_system=None, file=io.StringIO())
+    for thing in things:
+        console.print(thing)
+    return console.export_text()
+
+
+def test_the_board_and_the_words_show_only_the_enemies_in_sight() -> None:
+    from wargym.play.board import board, glyph, hidden_enemies
+    from wargym.play.words import event_words
+
+    session = Session(Settings(game="skirmish", opponent="rules", side="red", seed=1))
+    battle = session.table.battle
+    hidden = hidden_enemies(battle, "red")
+    assert hidden  # the blue force deploys out of red's sight on this table
+    drawn, forces = board(session.table)
+    text = _render(drawn, forces)
+    assert f"{len(hidden)} enemy mech(s) out of sight" in text
+    for mech in battle.mechs.values():
+        row = f"{mech.side.value} #{mech.id} "
+        assert (row in text) is (mech.id not in hidden), row
+    board_rows = text.split("north up")[0]
+    for mech_id in hidden:
+        assert not any(glyph(mech_id) + arrow in board_rows for arrow in "→↗↑↖←↙↓↘")
+    from wargym.rules.no_quarter.battle.events import MechMoved
+
+    unseen, seen = min(hidden), min(m.id for m in battle.mechs_of(Side.RED))
+    for mech_id, words in ((unseen, "An enemy mech out of sight moved."), (seen, "red #")):
+        event = MechMoved(mech_id, ((1.0, 1.0), (2.0, 2.0)), 45.0, 1.4, 1.4, "voluntary")
+        assert event_words(session.table, event, hidden).startswith(words)
