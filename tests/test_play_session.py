@@ -226,3 +226,35 @@ def test_the_board_and_the_words_show_only_the_enemies_in_sight() -> None:
     for mech_id, words in ((unseen, "An enemy mech out of sight moved."), (seen, "red #")):
         event = MechMoved(mech_id, ((1.0, 1.0), (2.0, 2.0)), 45.0, 1.4, 1.4, "voluntary")
         assert event_words(session.table, event, hidden).startswith(words)
+
+
+def _every_start() -> list[Settings]:
+    from wargym.play.session import scenarios
+
+    found = [Settings(game="cestus-v", mission=n, opponent="rules") for n in range(1, 11)]
+    found += [Settings(game="skirmish", opponent="rules", side=side) for side in ("blue", "red")]
+    for game in ("patrol", "attack", "defend", "starship", "pentagon"):
+        found += [Settings(game=game, scenario=name, opponent="rules") for name in scenarios(game)]
+    found += [Settings(game="starship", side="red", opponent="rules")]
+    return found
+
+
+@pytest.mark.parametrize(
+    "settings", _every_start(), ids=lambda s: f"{s.game}-{s.scenario or s.mission}-{s.side}"
+)
+def test_every_game_starts_draws_and_words_its_options(settings: Settings) -> None:
+    from wargym.play.board import board
+    from wargym.play.words import decision_words, event_words
+
+    session = Session(settings)
+    table = session.table
+    text = _render(*board(table))
+    assert "heading" in text or "north up" in text
+    if table.over():
+        return
+    options = session.options()
+    assert options and len(options) == len(session.legal())
+    said = [decision_words(table, table.human), *options]
+    said += [event_words(table, e, ()) or "" for step in session.recent for e in step.events]
+    for line in said:
+        assert "object at" not in line and "Action(" not in line and len(line) < 300, line
