@@ -4,8 +4,8 @@
 against the rules' AI, prints the outcome and the policy's evaluation table, and writes a
 replay. The other subcommands are delegated to their modules (see ``wargym --help``).
 
-Bad arguments exit with status 2 and one line on stderr (argparse's message, or the typed
-error -- ``RulesError``, ``OSError`` or a wargym ``ValueError`` -- of a bad file or value);
+Bad arguments exit with status 2 and one line on stderr (the option parser's message, or the
+typed error -- ``RulesError``, ``OSError`` or a wargym ``ValueError`` -- of a bad file or value);
 no traceback (docs/bad_input.md).
 """
 
@@ -76,21 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     command, rest = args_list[0], args_list[1:]
     name, prefix, _ = COMMANDS[command]
-    if command == "demo":
-        return _guarded("demo", lambda: _demo(rest))
     return _guarded(command, lambda: importlib.import_module(name).main([*prefix, *rest]))
-
-
-def _demo(rest: list[str]) -> int:
-    """``wargym demo``: :func:`wargym.demo.main` where the demo has one, else its argparse."""
-    demo = importlib.import_module("wargym.demo")
-    if hasattr(demo, "main"):
-        return int(demo.main(rest))
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="wargym demo", description=COMMANDS["demo"][2])
-    demo.add_arguments(parser)
-    return int(demo.run(parser.parse_args(rest)))
 
 
 def _is_bad_input(error: BaseException) -> bool:

@@ -21,8 +21,15 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from tyro.conf import arg
+
+from wargym import cli_args
+from wargym.cli_args import checked
 
 
 class DemoError(ValueError):
@@ -66,29 +73,33 @@ def check_output(flag: str, path: str) -> None:
         raise DemoError(f"{flag} {shown(path)}: no such folder {shown(str(target.parent))}")
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The demo's options."""
-    from wargym.cli_args import seed
+@dataclass
+class DemoArgs:
+    """The shipped learned opponent plays a Cestus V mission against the rules' AI."""
 
-    parser.add_argument("--seed", type=seed, default=DEFAULT_SEED, help="0..2**63-1")
-    parser.add_argument(
-        "--mission",
-        default=DEFAULT_MISSION,
-        help="Cestus V mission file stem, e.g. mission_01_trip_wire ... mission_10_knockout_punch",
-    )
-    parser.add_argument("--policy", help="policy file (.onnx or .zip; default: the shipped one)")
-    parser.add_argument(
-        "--max-turns", type=_turn_limit, default=None, help=f"turn limit override (1..{MAX_TURNS})"
-    )
-    parser.add_argument("--replay", default="", help="also write the replay as JSON here")
-    parser.add_argument(
-        "--html",
-        default="wargym-demo-replay.html",
-        help="write a self-contained HTML replay here ('' to skip)",
-    )
+    seed: Annotated[int, checked(cli_args.seed, "SEED")] = DEFAULT_SEED
+    """Seed of the battle's dice and the policy's sampling (0..2**63-1)."""
+    mission: Annotated[str, arg(metavar="STEM")] = DEFAULT_MISSION
+    """Cestus V mission file stem, mission_01_trip_wire ... mission_10_knockout_punch."""
+    policy: Annotated[str | None, arg(metavar="FILE")] = None
+    """Policy file, .onnx or .zip (None: the shipped one)."""
+    max_turns: Annotated[int | None, checked(_turn_limit, "N")] = None
+    """Turn limit override, 1..100 (None: the mission's turn_limit)."""
+    replay: Annotated[str, arg(metavar="FILE")] = ""
+    """Also write the replay as JSON here ('' to skip)."""
+    html: Annotated[str, arg(metavar="FILE")] = "wargym-demo-replay.html"
+    """Write a self-contained HTML replay here ('' to skip)."""
 
 
-def run(args: argparse.Namespace) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    """``wargym demo [OPTIONS]``: parse the options (tyro; exit 2 on a bad one) and :func:`run`."""
+    args = cli_args.tyro_cli(
+        DemoArgs, argv, prog="wargym demo", description=(__doc__ or "").split("\n\n")[0]
+    )
+    return run(args)
+
+
+def run(args: DemoArgs) -> int:
     """Play the mission, print the summaries, write the replay; 0 on success."""
     import numpy as np
 
