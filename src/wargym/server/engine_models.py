@@ -27,12 +27,25 @@ import typing
 from functools import cache
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, create_model
+from pydantic import ConfigDict, Field, JsonValue, create_model
 
 INT_KEY = Annotated[str, Field(pattern=r"^-?[0-9]{1,19}$")]
 """An object key that spells an integer (the engine's ``dict[int, ...]`` in JSON)."""
 CLOSED = ConfigDict(extra="forbid", strict=True)
 """Engine records: only their fields; JSON types as written (no coercion of strings)."""
+OPEN = ConfigDict(extra="allow", strict=True)
+"""The engine's open blocks (NP side, mission, frames): the keys listed, maybe more."""
+_LIST: Any = list
+_DICT: Any = dict
+_TUPLE: Any = tuple
+_LITERAL: Any = Literal
+_UNION: Any = Union
+
+
+def _record(name: str, doc: str, config: ConfigDict = CLOSED, /, **fields: Any) -> Any:
+    """A pydantic model built at run time (``fields``: name -> (annotation, default|Field))."""
+    built: dict[str, Any] = fields
+    return create_model(name, __config__=config, __doc__=doc, **built)
 
 
 @cache
@@ -68,7 +81,7 @@ class _Builder:
     """Turns engine dataclasses into pydantic models (one per class, names unique)."""
 
     def __init__(self) -> None:
-        self.models: dict[type, type[BaseModel]] = {}
+        self.models: dict[type, Any] = {}
         self.names: dict[str, type] = {}
         self.overrides: dict[tuple[type, str], Any] = {}
 
@@ -79,7 +92,7 @@ class _Builder:
             return JsonValue
         if origin is Union or origin is types.UnionType:
             options = tuple(self.annotation(a) for a in get_args(tp))
-            return Union[options]  # noqa: UP007 - built from a tuple
+            return _UNION[options]
         if origin is Literal or tp in (int, str, bool, float, type(None)):
             return tp
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
@@ -89,21 +102,21 @@ class _Builder:
         if origin is tuple:
             args = get_args(tp)
             if len(args) == 2 and args[1] is Ellipsis:
-                return list[self.annotation(args[0])]  # type: ignore[misc]
-            return tuple[tuple(self.annotation(a) for a in args)]  # type: ignore[misc]
+                return _LIST[self.annotation(args[0])]
+            return _TUPLE[tuple(self.annotation(a) for a in args)]
         if origin in (list, set, frozenset):
             (item,) = get_args(tp) or (Any,)
-            return list[self.annotation(item)]  # type: ignore[misc]
+            return _LIST[self.annotation(item)]
         if origin is dict:
             key, value = get_args(tp) or (str, Any)
             key_tp = INT_KEY if key is int else key
-            return dict[key_tp, self.annotation(value)]  # type: ignore[valid-type]
+            return _DICT[key_tp, self.annotation(value)]
         raise TypeError(f"no JSON model for the engine type {tp!r}")
 
     def model(
         self, cls: type, tag: str | None = None, *, name: str | None = None,
         extra: Literal["forbid", "allow"] = "forbid",
-    ) -> type[BaseModel]:  # fmt: skip
+    ) -> Any:  # fmt: skip
         """The model of dataclass ``cls`` (``tag``: a leading ``type`` constant, actions/events)."""
         known = self.models.get(cls)
         if known is not None:
@@ -115,7 +128,7 @@ class _Builder:
         docs = _field_docs(cls)
         fields: dict[str, Any] = {}
         if tag is not None:
-            fields["type"] = (Literal[tag], Field(description="the record's class name"))  # type: ignore[valid-type]
+            fields["type"] = (_LITERAL[tag], Field(description="the record's class name"))
         hints = _hints(cls)
         for f in dataclasses.fields(cls):
             if f.metadata.get("cache"):
@@ -123,8 +136,7 @@ class _Builder:
             tp = self.overrides.get((cls, f.name)) or self.annotation(hints[f.name])
             fields[f.name] = (tp, Field(description=docs.get(f.name)))
         doc = inspect.cleandoc(cls.__doc__ or name)
-        config = CLOSED if extra == "forbid" else ConfigDict(extra="allow", strict=True)
-        model = create_model(name, __config__=config, __doc__=doc, **fields)
+        model = _record(name, doc, CLOSED if extra == "forbid" else OPEN, **fields)
         self.models[cls] = model
         return model
 
@@ -140,51 +152,46 @@ def _np_and_mission(builder: _Builder) -> tuple[Any, Any]:
     )
     from wargym.rules.no_quarter.non_player.enemy import NpGroupState
 
-    edge = Literal["north", "south", "east", "west"]
-    point = tuple[float, float]
-    pef = create_model(
-        "Pef", __config__=CLOSED, __doc__="A Possible Enemy Force marker on the table (§20).",
-        id=(int, ...), pos=(point, ...), building=(int | None, Field(
+    edge = _LITERAL["north", "south", "east", "west"]
+    pef = _record(
+        "Pef", "A Possible Enemy Force marker on the table (§20).",
+        id=(int, ...), pos=(tuple[float, float], ...), building=(int | None, Field(
             description="the building it hides in (feature index)")),
     )  # fmt: skip
     group = builder.model(NpGroupState, extra="allow")
-    outcome = create_model(
-        "MissionOutcome", __config__=CLOSED, __doc__="How the mission ended.",
-        status=(str, ...), reason=(str, ...),
-    )  # fmt: skip
-    np_block = create_model(
-        "NpBlock", __config__=ConfigDict(extra="allow", strict=True),
-        __doc__="The rules-driven side's bookkeeping: PEFs, morale, NP groups (§20, §22).",
-        side=(Literal["blue", "red"], ...), faction=(Faction, ...), player_faction=(Faction, ...),
-        mission=(Literal["patrol", "attack", "defend"], ...), morale=(int, ...),
-        player_morale=(int, ...), pefs=(list[pef], ...), next_pef=(int, ...),  # type: ignore[valid-type]
-        used_buildings=(list[int], ...), excluded_sections=(list[int], ...),
-        keep_lowest_two=(bool, ...), contact_so_far=(bool, ...),
-        groups=(dict[INT_KEY, group], Field(description="NP group states by team")),  # type: ignore[valid-type]
+    outcome = _record("MissionOutcome", "How the mission ended.", status=(str, ...),
+                      reason=(str, ...))  # fmt: skip
+    np_block = _record(
+        "NpBlock", "The rules-driven side's bookkeeping: PEFs, morale, NP groups (§20, §22).",
+        OPEN, side=(_LITERAL["blue", "red"], ...), faction=(Faction, ...),
+        player_faction=(Faction, ...), mission=(_LITERAL["patrol", "attack", "defend"], ...),
+        morale=(int, ...), player_morale=(int, ...), pefs=(_LIST[pef], ...),
+        next_pef=(int, ...), used_buildings=(list[int], ...),
+        excluded_sections=(list[int], ...), keep_lowest_two=(bool, ...),
+        contact_so_far=(bool, ...),
+        groups=(_DICT[INT_KEY, group], Field(description="NP group states by team")),
         default=(group, ...), revealed=(int, ...), check_due=(bool, ...), next_team=(int, ...),
         player_mechs_fielded=(int, ...), external=(bool | None, None),
     )  # fmt: skip
-    mission_block = create_model(
-        "MissionBlock", __config__=ConfigDict(extra="allow", strict=True),
-        __doc__="Mission bookkeeping: kind, objectives, progress, weather, outcome (§22, §23.7).",
-        scenario=(str, ...), kind=(MissionType, ...),
-        exit_edges=(dict[INT_KEY, edge], Field(description="edge each mech left by")),  # type: ignore[valid-type]
+    mission_block = _record(
+        "MissionBlock", "Mission bookkeeping: kind, objectives, progress, weather, outcome "
+        "(§22, §23.7).", OPEN, scenario=(str, ...), kind=(MissionType, ...),
+        exit_edges=(_DICT[INT_KEY, edge], Field(description="edge each mech left by")),
         recon=(list[int], ...), options=(builder.model(MissionOptions), ...),
         weather=(builder.model(WeatherState), ...), night=(bool, ...),
-        attack_objective=(AttackObjective | None, ...), np_objective=(AttackObjective | None, ...),
-        outcome=(outcome | None, ...), player_started=(int, ...),  # type: ignore[operator]
+        attack_objective=(AttackObjective | None, ...),
+        np_objective=(AttackObjective | None, ...),
+        outcome=(_UNION[outcome, None], ...), player_started=(int, ...),
     )  # fmt: skip
     return np_block, mission_block
 
 
 def _frame_model() -> Any:
-    kinds = Literal["turn", "phase", "group", "mech", "insight", "fire", "react", "charge",
-                    "charges", "melee", "objective", "pefs", "pause"]  # fmt: skip
-    return create_model(
-        "Frame", __config__=ConfigDict(extra="allow", strict=True),
-        __doc__="One procedure of the rules in progress (the resume stack: send it back "
-        "unchanged; its keys depend on the kind).",
-        kind=(kinds, ...),
+    kinds = _LITERAL["turn", "phase", "group", "mech", "insight", "fire", "react", "charge",
+                     "charges", "melee", "objective", "pefs", "pause"]  # fmt: skip
+    return _record(
+        "Frame", "One procedure of the rules in progress (the resume stack: send it back "
+        "unchanged; its keys depend on the kind).", OPEN, kind=(kinds, ...),
     )  # fmt: skip
 
 
@@ -199,7 +206,7 @@ def engine_models() -> dict[str, Any]:
     frame = _frame_model()
     builder.overrides[(state.Battle, "np")] = np_block | None
     builder.overrides[(state.Battle, "mission")] = mission_block | None
-    builder.overrides[(state.Battle, "frames")] = list[frame]  # type: ignore[valid-type]
+    builder.overrides[(state.Battle, "frames")] = _LIST[frame]
     battle = builder.model(state.Battle)
     actions = [builder.model(cls, tag=name) for name, cls in sorted(ACTION_CLASSES.items())]
     events = [builder.model(cls, tag=cls.__name__) for cls in event_classes()]

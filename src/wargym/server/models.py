@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -37,18 +37,27 @@ SCHEMA_DIR = Path(__file__).with_name("schemas")
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 _ENGINE = engine_models()
-Battle = _ENGINE["Battle"]
-"""The serialised battle (``Battle.to_dict()``, state version 1)."""
-Action = Annotated[Union[tuple(_ENGINE["actions"])], Field(discriminator="type")]  # noqa: UP007
-"""Any action (``action_to_dict``): ``{"type": <action class>, ...fields}``."""
-Event = Annotated[Union[tuple(_ENGINE["events"])], Field(discriminator="type")]  # noqa: UP007
-"""Any event (``Event.to_dict``): ``{"type": <event class>, ...fields}`` (docs/events.md)."""
-Decision = _ENGINE["Battle"].model_fields["decision"].annotation
-
-Id = Union[Annotated[int, Field(ge=-MAX_INT - 1, le=MAX_INT)], Annotated[str, Field(max_length=200)], None]  # noqa: UP007, E501  # fmt: skip
+Int64 = Annotated[int, Field(ge=-MAX_INT - 1, le=MAX_INT)]
+Id = Int64 | Annotated[str, Field(max_length=200)] | None
 Seed = Annotated[int, Field(ge=0, le=MAX_SEED, description="makes dice and choices reproducible")]
-Tier = Literal[tuple(TIERS)]  # type: ignore[valid-type]
-ErrorCode = Literal[tuple(HTTP_STATUS)]  # type: ignore[valid-type]
+if TYPE_CHECKING:  # built at run time from the engine's records
+    Battle = Any
+    Action = Any
+    Event = Any
+    Decision = Any
+    Tier = str
+    ErrorCode = str
+else:
+    Battle = _ENGINE["Battle"]
+    """The serialised battle (``Battle.to_dict()``, state version 1)."""
+    _ANY_OF: Any = Union  # a union of run-time classes
+    Action = Annotated[_ANY_OF[tuple(_ENGINE["actions"])], Field(discriminator="type")]
+    """Any action (``action_to_dict``): ``{"type": <action class>, ...fields}``."""
+    Event = Annotated[_ANY_OF[tuple(_ENGINE["events"])], Field(discriminator="type")]
+    """Any event (``Event.to_dict``): ``{"type": <event class>, ...fields}`` (docs/events.md)."""
+    Decision = _ENGINE["Battle"].model_fields["decision"].annotation
+    Tier = Literal[tuple(TIERS)]
+    ErrorCode = Literal[tuple(HTTP_STATUS)]
 
 
 class _Message(BaseModel):
@@ -89,14 +98,14 @@ class LegalRequest(_Message):
     """The pending decision and its legal actions of a state."""
 
     type: Literal["legal"]
-    state: Battle  # type: ignore[valid-type]
+    state: Battle
 
 
 class ActRequest(_Message):
     """Play one legal action of the deciding side."""
 
     type: Literal["act"]
-    state: Battle  # type: ignore[valid-type]
+    state: Battle
     action: Action
     seed: Seed | None = None
 
@@ -105,7 +114,7 @@ class OpponentMoveRequest(_Message):
     """Let the server's opponent (the ONNX policy or the rules' AI) play the deciding side."""
 
     type: Literal["opponent_move"]
-    state: Battle  # type: ignore[valid-type]
+    state: Battle
     policy: Literal["onnx", "rules"] | None = Field(
         None, description="default: onnx when a model is loaded, else rules"
     )
@@ -179,14 +188,14 @@ class Outcome(BaseModel):
 
 
 class _Position(_Message):
-    decision: Decision = Field(description="who decides what now; null when over")  # type: ignore[valid-type]
+    decision: Decision = Field(description="who decides what now; null when over")
     legal_actions: list[Action] = Field(description="every legal action of the decision")
     over: bool
     outcome: Outcome | None
 
 
 class _Played(_Position):
-    state: Battle = Field(description="the new state: send it with the next request")  # type: ignore[valid-type]
+    state: Battle = Field(description="the new state: send it with the next request")
     events: list[Event] = Field(description="what happened, in order (docs/events.md)")
 
 
