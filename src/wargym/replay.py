@@ -32,11 +32,16 @@ file under any path.
 
 from __future__ import annotations
 
-import argparse
+import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from tyro.conf import Positional
+
+from wargym import cli_args
+from wargym.cli_args import checked
 from wargym.describe import describe_action, describe_event, describe_index, round_numbers
 from wargym.replay_files import (
     MAX_COORD,
@@ -407,17 +412,27 @@ def write_html(replay: Any, out: str | Path) -> Path:
     return path
 
 
+@dataclass
+class ReplayArgs:
+    """Turn a saved replay into a self-contained HTML page (``wargym replay FILE --html OUT``)."""
+
+    file: Annotated[str, Positional, checked(cli_args.path, "FILE")]
+    """Replay JSON: nq-replay-v1, a No Quarter start+events document, or hex-replay-v1."""
+    html: Annotated[str, checked(cli_args.path, "OUT")]
+    """Output page (never the input file)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``wargym replay FILE.json --html OUT.html``; a bad replay or output exits 2."""
-    parser = argparse.ArgumentParser(prog="wargym replay", description=__doc__.splitlines()[0])
-    parser.add_argument("file", help="replay JSON (nq-replay-v1, start+events, hex-replay-v1)")
-    parser.add_argument("--html", required=True, help="output page (never the input file)")
-    args = parser.parse_args(argv)
+    args = cli_args.tyro_cli(
+        ReplayArgs, argv, prog="wargym replay", description=__doc__.splitlines()[0]
+    )
     try:
         path = write_html(args.file, args.html)
     except ReplayError as exc:
         message = " ".join(str(exc).split())
-        parser.exit(2, f"wargym replay: error: {message}\n")
+        print(f"wargym replay: error: {message}", file=sys.stderr)
+        raise SystemExit(2) from None
     print(path)
     return 0
 
