@@ -9,7 +9,8 @@ nearest live enemy by projected range, the most damaged first among equals):
    enemy's velocity (range 0, where the to-hit range DM is 0 and a boarding is possible,
    TR-R6, TR-R22). Each legal thrust is scored by where the ship would end up relative to the
    enemy if it braked at full G from then on (a double-integrator "stopping point"), so it
-   brakes in time instead of overshooting. Thrusts whose stopping point lies within 3 hexes of
+   brakes in time instead of overshooting; a stopping point beyond half the map radius costs a
+   little, so that a damaged drive does not leave it drifting off the map. Thrusts whose stopping point lies within 3 hexes of
    the map edge are refused while a safe one exists: it never flies off the map (TR-R4).
    With 60 % of its power lost it keeps its energy weapons rather than thrust, unless the
    enemy would be out of range or the map edge is near (TR-R16).
@@ -56,6 +57,8 @@ from wargym.rules.starship_combat.state import (
 EDGE_MARGIN = 3
 """Hexes the captain keeps between its stopping point and the map edge."""
 
+SPEED_COST = 0.5
+"""Cost per hex a round of the captain's own speed (against drifting off with a dead drive)."""
 Vec = tuple[float, float]
 """A fractional axial vector."""
 
@@ -139,6 +142,8 @@ def _plan(state: BattleState, ship: ShipState, heading: int, rules: RuleSet) -> 
         rel = (goal[0] - nxt[0], goal[1] - nxt[1])
         rel_vel = (v[0] - goal_vel[0], v[1] - goal_vel[1])
         cost = _hexlen(*_braked(rel, rel_vel, brake_g)) + 0.25 * _hexlen(*rel)
+        cost += max(0.0, _hexlen(*stop) - rules.map_radius / 2)  # drives may fail:
+        cost += SPEED_COST * hexmap.length(v)  # a slow ship drifts off the map slowly
         if keep_energy and m > 0:
             in_range = enemy is not None and hexmap.distance(ship.pos, goal) <= rules.max_range
             cost += 50.0 if in_range and edge == 0.0 else 0.0
