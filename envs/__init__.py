@@ -52,11 +52,12 @@ from types import ModuleType
 
 import gymnasium
 
-from wargym.envs.masking import WRAPPER_SPEC
+from wargym.envs.masking import WRAPPER_SPEC, SingleEnvWrappers
 
 __all__ = [
     "DEFAULT_MAX_EPISODE_STEPS",
     "GYM_ENVS",
+    "GYM_VECTOR_ENVS",
     "MAX_EPISODE_STEPS",
     "PETTINGZOO_ENVS",
     "SYSTEMS",
@@ -72,6 +73,13 @@ GYM_ENVS: dict[str, str] = {}
 """Every wargym Gymnasium id and its string entry point (``module:Class``)."""
 for _system in SYSTEMS:
     GYM_ENVS.update(getattr(importlib.import_module(f"{__name__}.{_system}"), "GYM_IDS", {}))
+
+GYM_VECTOR_ENVS: dict[str, str] = {}
+"""Ids with a batched ``vector_entry_point`` (``gymnasium.make_vec(id, num_envs=N)``)."""
+for _system in SYSTEMS:
+    GYM_VECTOR_ENVS.update(
+        getattr(importlib.import_module(f"{__name__}.{_system}"), "GYM_VECTOR_IDS", {})
+    )
 
 MAX_EPISODE_STEPS: dict[str, int] = {
     "wargym/PentagonWar-Duel-v0": 5_000,
@@ -105,11 +113,16 @@ def register_envs() -> list[str]:
     for env_id, entry_point in GYM_ENVS.items():
         if env_id in gymnasium.registry:
             continue
+        vector = GYM_VECTOR_ENVS.get(env_id)
         gymnasium.register(
             id=env_id,
             entry_point=entry_point,
+            vector_entry_point=vector,
             max_episode_steps=MAX_EPISODE_STEPS.get(env_id, DEFAULT_MAX_EPISODE_STEPS),
-            additional_wrappers=(WRAPPER_SPEC,),  # action_masks() on make()'s output
+            # action_masks() on make()'s output; make_vec's batched envs give their own
+            additional_wrappers=(WRAPPER_SPEC,)
+            if vector is None
+            else SingleEnvWrappers((WRAPPER_SPEC,)),
         )
         added.append(env_id)
     return added

@@ -15,7 +15,7 @@ import numpy as np
 from gymnasium.envs.registration import WrapperSpec
 from gymnasium.utils import RecordConstructorArgs
 
-__all__ = ["WRAPPER_SPEC", "ActionMasks"]
+__all__ = ["WRAPPER_SPEC", "ActionMasks", "SingleEnvWrappers"]
 
 
 class ActionMasks(gymnasium.Wrapper, RecordConstructorArgs):
@@ -35,3 +35,18 @@ WRAPPER_SPEC = WrapperSpec(
     name="ActionMasks", entry_point="wargym.envs.masking:ActionMasks", kwargs={}
 )
 """The ``additional_wrappers`` entry every wargym id is registered with."""
+
+
+class SingleEnvWrappers(tuple[WrapperSpec, ...]):
+    """``additional_wrappers`` of an id that also has a batched ``vector_entry_point``.
+
+    ``gymnasium.make`` applies the wrappers (it iterates and slices the tuple) as usual, but
+    ``len()`` is 0: ``gymnasium.make_vec``'s ``vector_entry_point`` mode refuses a spec with
+    additional wrappers (it cannot put them on a vector env), and the batched vector envs
+    (``wargym.envs.no_quarter.vector``) give ``action_masks()`` themselves, so nothing is
+    lost. tests/envs/test_nq_batch.py checks both ``make`` and ``make_vec`` on the installed
+    gymnasium.
+    """
+
+    def __len__(self) -> int:
+        return 0
