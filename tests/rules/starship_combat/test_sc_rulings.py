@@ -4,8 +4,10 @@ leaks, and YAML keys that the engine reads (§2.1, TR-R7, TR-R14, TR-R17, TR-R22
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from wargym.rules.dice import FallbackDice, ScriptedDice
+from wargym.rules.errors import StateError
 from wargym.rules.starship_combat import game
 from wargym.rules.starship_combat.actions import Accelerate, DecisionKind, Fire, SetHeading
 from wargym.rules.starship_combat.data import load_rules
@@ -162,3 +164,13 @@ def test_tr_r22_losses_come_out_of_the_committed_troops() -> None:
         (10, 8, "extreme_failure")
     ]
     assert state.ships[0].troops == 12
+
+
+def test_tr_r22_saved_troop_share_out_of_range_is_a_state_error() -> None:
+    state = game.new_battle("duel")
+    state.orders[0] = ShipOrders(board_done=True, board_target=1, board_tenths=3)
+    data = state.to_dict()
+    data["orders"]["0"]["board_tenths"] = 11
+    with pytest.raises(StateError, match="board_tenths"):
+        BattleState.from_dict(data)
+    assert state.orders[0].board_tenths == 3
