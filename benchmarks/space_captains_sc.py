@@ -249,31 +249,42 @@ def match(scenario: str, a: Policy, b: Policy, games: int, seed: int,
     }  # fmt: skip
 
 
+def duel_matches(report: dict[str, Any], games: int, seed: int) -> None:
+    """The duel rows: captain against random and each strategy, mirror with and without fog."""
+    rows = [("captain v random", policy_random)] + [
+        (f"captain v {name}", p) for name, p in STRATEGIES.items()]  # fmt: skip
+    for label, opponent in rows:
+        r = match("duel", policy_captain, opponent, games, seed)
+        report["duel"][label] = r
+        print(f"{label:32s} captain {r['a_win_pct']:5.1f}%  other {r['b_win_pct']:5.1f}%  "
+              f"draws {r['draws']:3d}  ends {r['ends']}", flush=True)  # fmt: skip
+    r = match("duel", policy_captain, policy_captain, games, seed)
+    report["mirror"] = r
+    print(f"{'captain mirror (duel)':32s} side wins {r['a_wins']}/{r['b_wins']} draws "
+          f"{r['draws']}; by destruction/control/capture {r['ended_by_fight_pct']}% of ended; "
+          f"ends {r['ends']}", flush=True)  # fmt: skip
+    r = match("duel", policy_captain, policy_captain, games, seed, Options(sensors=True))
+    report["mirror_sensors"] = r
+    print(f"{'captain mirror (duel, sensors)':32s} ends {r['ends']}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200, help="battles per match")
     parser.add_argument("--seed", type=int, default=50_000, help="first seed")
     parser.add_argument("--json", help="write the report as JSON here")
     parser.add_argument("--scenarios", action="store_true", help="also every scenario, c v c")
+    parser.add_argument(
+        "--uplift",
+        action="store_true",
+        help="every scenario: captain or stand_and_fire on each side",
+    )
+    parser.add_argument("--skip-duel", action="store_true", help="skip the duel matches")
     args = parser.parse_args()
     start = time.perf_counter()
     report: dict[str, Any] = {"games": args.games, "seed": args.seed, "duel": {}}
-    rows = [("captain v random", policy_random)] + [
-        (f"captain v {name}", p) for name, p in STRATEGIES.items()]  # fmt: skip
-    for label, opponent in rows:
-        r = match("duel", policy_captain, opponent, args.games, args.seed)
-        report["duel"][label] = r
-        print(f"{label:32s} captain {r['a_win_pct']:5.1f}%  other {r['b_win_pct']:5.1f}%  "
-              f"draws {r['draws']:3d}  ends {r['ends']}", flush=True)  # fmt: skip
-    r = match("duel", policy_captain, policy_captain, args.games, args.seed)
-    report["mirror"] = r
-    print(f"{'captain mirror (duel)':32s} side wins {r['a_wins']}/{r['b_wins']} draws "
-          f"{r['draws']}; by destruction/control/capture {r['ended_by_fight_pct']}% of ended; "
-          f"ends {r['ends']}", flush=True)  # fmt: skip
-    r = match("duel", policy_captain, policy_captain, args.games, args.seed,
-              Options(sensors=True))  # fmt: skip
-    report["mirror_sensors"] = r
-    print(f"{'captain mirror (duel, sensors)':32s} ends {r['ends']}", flush=True)
+    if not args.skip_duel:
+        duel_matches(report, args.games, args.seed)
     if args.scenarios:
         report["scenarios"] = {}
         for name in sorted(load_rules().scenarios):
@@ -282,6 +293,17 @@ def main() -> None:
             print(f"scenario {name:14s} side 0 {r['side0_win_pct']:5.1f}%  side 1 "
                   f"{r['side1_win_pct']:5.1f}%  draws {r['draws']}  ends {r['ends']}",
                   flush=True)  # fmt: skip
+    if args.uplift:
+        report["uplift"] = {}
+        stand = policy_stand_and_fire
+        pairs = (("captain v stand", policy_captain, stand), ("stand v captain", stand,
+                 policy_captain), ("stand v stand", stand, stand))  # fmt: skip
+        for name in sorted(load_rules().scenarios):
+            for label, p0, p1 in pairs:
+                r = scenario_balance(name, args.games, args.seed, p0, p1)
+                report["uplift"][f"{name}: {label}"] = r
+                print(f"{name:14s} {label:16s} side 0 {r['side0_win_pct']:5.1f}%  side 1 "
+                      f"{r['side1_win_pct']:5.1f}%  draws {r['draws']}", flush=True)  # fmt: skip
     report["seconds"] = round(time.perf_counter() - start, 1)
     print(f"{report['seconds']} s")
     if args.json:
@@ -289,17 +311,21 @@ def main() -> None:
             json.dump(report, f, indent=1)
 
 
-def scenario_balance(scenario: str, games: int, seed: int) -> dict[str, Any]:
-    """Captain against captain with fixed sides: how often each side wins."""
+def scenario_balance(
+    scenario: str, games: int, seed: int, p0: Policy = policy_captain,
+    p1: Policy = policy_captain,
+) -> dict[str, Any]:  # fmt: skip
+    """``p0`` on side 0 against ``p1`` on side 1 (default captain v captain): side wins."""
     wins = [0, 0]
     ends: collections.Counter[str] = collections.Counter()
     for i in range(games):
+        rng = np.random.default_rng(seed + i)
         state = game.new_battle(scenario)
         dice = RandomDice(np.random.default_rng(seed + i + 1_000_003))
         while not game.is_over(state):
             side = game.decider(state)
             assert side is not None
-            game.play(state, side, captain.choose(state, side), dice)
+            game.play(state, side, (p0 if side == 0 else p1)(state, side, rng), dice)
         if state.winner is not None:
             wins[state.winner] += 1
         ends[end_kind(state)] += 1
