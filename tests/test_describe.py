@@ -45,7 +45,7 @@ def test_game_keys() -> None:
 
 @pytest.mark.parametrize(("env_id", "game"), GAMES)
 def test_every_action_and_event_of_a_game_reads_as_words(env_id: str, game: str) -> None:
-    env = gymnasium.make(env_id)
+    env = gymnasium.make(env_id, **({"info_events": True} if game == "no_quarter" else {}))
     obs, info = env.reset(seed=2)
     rng = np.random.default_rng(2)
     texts, events = [], []
