@@ -174,3 +174,20 @@ def test_tr_r22_saved_troop_share_out_of_range_is_a_state_error() -> None:
     with pytest.raises(StateError, match="board_tenths"):
         BattleState.from_dict(data)
     assert state.orders[0].board_tenths == 3
+
+
+def test_tr_r22_a_troop_share_not_offered_is_illegal() -> None:
+    from wargym.rules.errors import IllegalActionError
+    from wargym.rules.starship_combat.actions import Board, CommitTroops
+
+    state = game.new_battle("duel")
+    state.ships[0].troops = 3
+    dice = FallbackDice([], np.random.default_rng(0))
+    while (d := game.decision(state, 0)) is not None and d.kind is not DecisionKind.BOARD:
+        game.play(state, 0, d.options[0], dice)
+    game.play(state, 0, Board(1), dice)
+    before = state.to_dict()
+    for bad in (CommitTroops(2), CommitTroops(11)):  # 2 tenths of 3 = 1 troop, as 1 tenth
+        with pytest.raises(IllegalActionError, match="commit"):
+            game.play(state, 0, bad, dice)
+    assert state.to_dict() == before

@@ -127,3 +127,10 @@ def test_2_14_sensor_shift_lists_are_read(monkeypatch: pytest.MonkeyPatch) -> No
 def test_2_14_unknown_sensor_condition_is_a_table_error(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(TableError, match="active_level_shift_plus_1"):
         _edited(monkeypatch, "sensors", "[target_in_gas_giant,", "[target_in_nebula,")
+
+
+def test_2_1_tenths_per_margin_point_out_of_range_is_a_table_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with pytest.raises(TableError, match="tenths_per_margin_point"):
+        _edited(monkeypatch, "core", "tenths_per_margin_point: 1", "tenths_per_margin_point: 11")
