@@ -183,8 +183,11 @@ def measure(args: Any) -> dict[str, Any]:
     sizes = [int(s) for s in args.sizes.split(",")]
     runners: dict[str, Callable[[float], tuple[int, float]]] = {}
     builds: dict[str, float] = {}
-    for n in sizes:
-        runners[f"batch N={n}"], builds[f"batch N={n}"] = batch_runner(n, args.seed)
+    # Seeds far apart: runners never play the same battle (the engine's per-battlefield
+    # memos would make the second one to play it look faster).
+    for k, n in enumerate(sizes):
+        seed = args.seed + 100_000 * (k + 1)
+        runners[f"batch N={n}"], builds[f"batch N={n}"] = batch_runner(n, seed)
     runners["gymnasium.make (one env)"] = single_runner(args.seed)
     c4 = connect_four_runner(args.seed)
     if c4 is not None:

@@ -91,8 +91,8 @@ class NoQuarterSkirmishVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarra
             EnvArgumentError: a bad seed; nothing is reset.
         """
         seeds = check_seeds(seed, self.num_envs)
-        if seed is not None and not isinstance(seed, list | tuple | np.ndarray):
-            self._np_random_seed = int(seed)  # VectorEnv.np_random_seed, as gymnasium's envs do
+        if seeds[0] is not None and not isinstance(seed, list | tuple | np.ndarray):
+            super().reset(seed=seeds[0])  # VectorEnv.np_random, as gymnasium's own envs do
         self.batch.reset(seeds)
         return self._observation(), {}
 
