@@ -56,7 +56,7 @@ class NoQuarterSkirmishVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarra
     """``num_envs`` skirmishes stepped by one :class:`~.batch.SkirmishBatch` (module doc)."""
 
     env_cls: ClassVar[type[NoQuarterSkirmishEnv]] = NoQuarterSkirmishEnv
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {
         "autoreset_mode": AutoresetMode.SAME_STEP,
         "render_modes": [],
     }
