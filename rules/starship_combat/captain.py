@@ -6,14 +6,14 @@ nearest live enemy by projected range, the most damaged first among equals):
 1. **Heading**: face where the enemy will be after this round's movement (the spinal arc,
    TR-R19, is the heading's hexside); ties go to the smaller turn.
 2. **Acceleration**: plan the thrust that brings it onto the enemy's projected hex with the
-   enemy's velocity (range 0, where the to-hit range DM is 0 and a boarding is possible,
-   TR-R6, TR-R22). Each legal thrust is scored by where the ship would end up relative to the
-   enemy if it braked at full G from then on (a double-integrator "stopping point"), so it
-   brakes in time instead of overshooting; a stopping point beyond half the map radius costs a
-   little, so that a damaged drive does not leave it drifting off the map. Thrusts whose stopping point lies within 3 hexes of
-   the map edge are refused while a safe one exists: it never flies off the map (TR-R4).
-   With 60 % of its power lost it keeps its energy weapons rather than thrust, unless the
-   enemy would be out of range or the map edge is near (TR-R16).
+   enemy's velocity (range 0, where the to-hit range DM is 0 and a boarding is possible, TR-R6,
+   TR-R22). Each legal thrust is scored by where the ship would end up relative to the enemy if
+   it braked at full G from then on (a double-integrator "stopping point"), so it brakes in time
+   instead of overshooting; a stopping point beyond half the map radius and its own speed cost a
+   little, so that a damaged drive does not leave it drifting off the map. Thrusts whose
+   stopping point lies within 3 hexes of the map edge are refused while a safe one exists: it
+   never flies off the map (TR-R4). With 60 % of its power lost it keeps its energy weapons
+   rather than thrust, unless the enemy would be out of range or the map edge is near (TR-R16).
 3. **Black globe**: the highest flicker rate available (TR-R24: no cost is modelled).
 4. **Fire**: every legal battery; the target with the best to-hit DM (then the most damaged
    hull) first, the rest of the weapon type at the next target in another arc (TR-R20).
@@ -197,6 +197,8 @@ def _board(state: BattleState, ship: ShipState, options: tuple[Action, ...],
         if not isinstance(a, Board) or a.target is None:
             continue
         t = state.ship(a.target)
+        if state.options.sensors and t.id not in state.detected.get(ship.side, []):
+            continue  # it plans only on what its side has detected
         if here is not None:
             if eligible(state, ship, t, rules, state.options):
                 return a

@@ -65,7 +65,7 @@ TOP_KEYS = {
     },
     BASE + "sensors.yaml": {
         "adjacent_level_shift", "active_level_shift_plus_1", "neutrino_dm", "densitometer_dm",
-        "densitometer_level_shift_plus_1", "detection_range_dm",
+        "densitometer_level_shift_plus_1", "detection_range_dm", "detection_beyond_range_dm",
     },
 }  # fmt: skip
 """Top-level keys of each table file; anything else is rejected."""
@@ -446,6 +446,7 @@ def load_rules() -> RuleSet:
         neutrino_dm={EmLevel(k): v.as_int() for k, v in sen["neutrino_dm"].items()},
         densitometer_dm={SizeClass(k): v.as_int() for k, v in sen["densitometer_dm"].items()},
         detection_range_dm=sen["detection_range_dm"].as_bool(),
+        detection_beyond_range_dm=sen["detection_beyond_range_dm"].as_int(-12, 0),
         ships=ships,
         scenarios=scenarios,
     )

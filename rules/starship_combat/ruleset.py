@@ -169,6 +169,8 @@ class RuleSet:
     neutrino_dm: Mapping[EmLevel, int]
     densitometer_dm: Mapping[SizeClass, int]
     detection_range_dm: bool
+    detection_beyond_range_dm: int
+    """Detection DM beyond the to-hit maximum range (TR-R5 option)."""
     ships: Mapping[str, ShipDesign]
     scenarios: Mapping[str, Scenario]
 

@@ -55,7 +55,8 @@ def detection_task(
         }
         levels += sum(1 for c in rules.densitometer_shift_conditions if through[c])
     if rules.detection_range_dm:
-        dm += cb.range_dm(rng, rules) or -4
+        rng_dm = cb.range_dm(rng, rules)
+        dm += rules.detection_beyond_range_dm if rng_dm is None else rng_dm
     difficulty = shift(obs.sensor_task("act_obj_scan"), levels)
     return rules.target(difficulty), dm
 

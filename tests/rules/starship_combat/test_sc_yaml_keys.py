@@ -134,3 +134,23 @@ def test_2_1_tenths_per_margin_point_out_of_range_is_a_table_error(
 ) -> None:
     with pytest.raises(TableError, match="tenths_per_margin_point"):
         _edited(monkeypatch, "core", "tenths_per_margin_point: 1", "tenths_per_margin_point: 11")
+
+
+def test_tr_r5_detection_range_dm_is_0_at_range_0_and_1() -> None:
+    state = game.new_battle("duel", Options(sensors=True))
+    observer, target = state.ships
+    scenario = RULES.scenarios["duel"]
+    for pos, dm in (((0, 4), 1), ((0, 3), 1), ((0, 1), 0), ((0, -3), -2)):
+        target.pos = pos  # densitometer +1 (large), neutrino 0 (moderate), range DM
+        assert detection_task(state, scenario, observer, target, RULES)[1] == dm, pos
+
+
+def test_tr_r5_detection_beyond_range_dm_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = game.new_battle("duel", Options(sensors=True))
+    observer, target = state.ships
+    target.pos = (0, -8)  # range 12
+    scenario = RULES.scenarios["duel"]
+    assert detection_task(state, scenario, observer, target, RULES)[1] == 1 - 4
+    rules = _edited(monkeypatch, "sensors", "detection_beyond_range_dm: -4",
+                    "detection_beyond_range_dm: -6")  # fmt: skip
+    assert detection_task(state, scenario, observer, target, rules)[1] == 1 - 6
