@@ -116,7 +116,7 @@ class OnnxOpponent:
                     f"{clip(str(exc), 80, quote=False)})"  # fmt: skip
             else:
                 return found
-        LOG.warning("policy could not play this position: %s", reason)
+        LOG.info("policy could not play this position: %s", reason)  # said in chosen_by
         return _rules_choice(battle, legal, rng), f"rules (fallback: {reason})"[:300]
 
     def _policy_choice(
