@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -264,3 +268,18 @@ def test_make_vec_of_the_missions(env_id: str) -> None:
     for _ in range(3):
         obs, *_ = venv.step(pick(venv.action_masks(), rng))
     assert venv.observation_space.contains(obs)
+
+
+def test_nq_batch_benchmark_runs_and_writes_json(tmp_path: Path) -> None:
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "nq_batch.py"
+    out = tmp_path / "out.json"
+    done = subprocess.run(
+        [sys.executable, str(script), "--seconds", "0.02", "--rounds", "1", "--sizes", "1,2",
+         "--memory-envs", "2", "--memory-steps", "1", "--json", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = json.loads(out.read_text())
+    names = {row["env"] for row in report["rows"]}
+    assert {"batch N=1", "batch N=2", "gymnasium.make (one env)"} <= names
+    assert report["memory"]["envs"] == 2 and report["memory"]["peak_mb"] > 0
