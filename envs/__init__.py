@@ -31,6 +31,10 @@ Naming and versioning (as Pgx does):
 * ``gymnasium.make(id).action_masks()`` is the legal mask (:mod:`wargym.envs.masking`: the
   registration puts a forwarding wrapper outermost, since gymnasium 1.x wrappers forward no
   attributes); sb3-contrib's ``get_action_masks`` and ``MaskablePPO`` read the same.
+* ``gymnasium.make_vec(id, num_envs=N)`` of the No Quarter skirmish and mission ids
+  (:data:`GYM_VECTOR_ENVS`) is a batched vector env that steps all N battles in one call
+  (``wargym.envs.no_quarter.batch``); ``vectorization_mode="sync"`` or ``"async"`` still gives
+  gymnasium's own vector envs over single envs.
 * Any change of observations, actions, rewards or dynamics bumps ``vN`` and adds a line to the
   env module's ``## Version History``; the old version stays registered while it is supported.
   Refactors, speed-ups and new keyword options that keep the defaults do not bump it.
