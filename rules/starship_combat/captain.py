@@ -22,8 +22,9 @@ nearest live enemy by projected range, the most damaged first among equals):
    a boarding always costs the defender crew segments (§2.17), its troops have no other use,
    and a success captures the ship.
 
-With the sensor option it closes on the enemies its side has detected, or on the map centre
-when it has lost contact. Pure function of the state; never rolls dice.
+With the sensor option it closes on the enemies its side has detected; having lost contact it
+searches the enemy side's deployment area (the scenario is public) and the map centre in turn.
+Pure function of the state; never rolls dice.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ from wargym.rules.starship_combat.state import (
 EDGE_MARGIN = 3
 """Hexes the captain keeps between its stopping point and the map edge."""
 
+SEARCH_ROUNDS = 5
+"""Rounds a captain that lost contact searches one place before trying the other."""
 SPEED_COST = 0.5
 """Cost per hex a round of the captain's own speed (against drifting off with a dead drive)."""
 Vec = tuple[float, float]
@@ -118,6 +121,19 @@ def _energy(state: BattleState, ship: ShipState, key: str, rules: RuleSet) -> bo
     return props is not None and props.energy
 
 
+def _search_goal(state: BattleState, ship: ShipState, rules: RuleSet) -> tuple[int, int]:
+    """Where to look for an enemy it has lost (sensor option, TR-R5).
+
+    The enemy side's deployment area (TR-R26) and the map centre, ``SEARCH_ROUNDS`` each.
+    """
+    if (state.round // SEARCH_ROUNDS) % 2:
+        return (0, 0)
+    spots = [d.at for d in rules.scenarios[state.scenario].sides[1 - ship.side]]
+    q = round(sum(p[0] for p in spots) / len(spots))
+    r = round(sum(p[1] for p in spots) / len(spots))
+    return (q, r)
+
+
 def _plan(state: BattleState, ship: ShipState, heading: int, rules: RuleSet) -> Accelerate:
     """The thrust the captain wants this round with ``heading`` (module docstring, 2)."""
     opts = state.options
@@ -125,7 +141,7 @@ def _plan(state: BattleState, ship: ShipState, heading: int, rules: RuleSet) -> 
     limited = limited_heading(ship, rules, opts)
     choices = legal_accelerations(ship.vel, g, heading, limited, rules)
     enemy = _nearest(state, ship)
-    goal = _projected(enemy) if enemy is not None else (0, 0)
+    goal = _projected(enemy) if enemy is not None else _search_goal(state, ship, rules)
     goal_vel = enemy.vel if enemy is not None else (0, 0)
     brake_g = max(1, g)
     keep_energy = (

@@ -75,3 +75,21 @@ def test_tr_r22_captain_boards_an_enemy_it_will_share_a_hex_with() -> None:
 def test_captain_faces_the_enemy() -> None:
     state = game.new_battle("duel")
     assert captain.choose(state, 1) == SetHeading(3)
+
+
+def test_tr_r5_captain_that_lost_contact_searches_the_enemy_deployment_then_the_centre() -> None:
+    from wargym.rules.starship_combat.state import Options
+
+    state = game.new_battle("duel", Options(sensors=True))
+    state.detected = {0: [], 1: []}
+    state.touch()
+    _play_to(state, 0, DecisionKind.ACCEL)
+    act = captain.choose(state, 0)
+    assert isinstance(act, Accelerate) and act.direction == 0 and act.magnitude > 0  # north
+    state = game.new_battle("duel", Options(sensors=True))
+    state.detected, state.round = {0: [], 1: []}, 5
+    state.ships[0].pos = (0, -6)  # north of the centre, past the enemy deployment
+    state.touch()
+    _play_to(state, 0, DecisionKind.ACCEL)
+    act = captain.choose(state, 0)
+    assert isinstance(act, Accelerate) and act.direction == 3 and act.magnitude > 0  # to centre
