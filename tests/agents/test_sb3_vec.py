@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -85,3 +89,17 @@ def test_vec_env_refuses_masked_actions_and_bad_seeds() -> None:
     with pytest.raises(EnvArgumentError, match="seed"):
         venv.seed(-1)
     assert np.array_equal(venv.action_masks(), masks)
+
+
+def test_ppo_sps_benchmark_trains_on_the_batch(tmp_path: Path) -> None:
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "ppo_sps.py"
+    out = tmp_path / "out.json"
+    args = ["--envs", "skirmish", "--vec", "batch", "--n-envs", "1", "--steps", "8"]
+    done = subprocess.run(
+        [sys.executable, str(script), *args, "--n-steps", "8", "--batch-size", "8",
+         "--json", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = {row["env"]: row for row in json.loads(out.read_text())["results"]}
+    assert rows["skirmish"]["vec_env"] == "batch" and rows["skirmish"]["steps"] >= 8
