@@ -83,9 +83,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = parse_cli(ServeConfig, argv, prog=PROG, description=__doc__ or "")
         policy = load_policy(config)
-    except UsageError as error:
+    except UsageError as error:  # exit 2, one line (as every wargym command: cli_args)
         print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 2
+        raise SystemExit(2) from None
     handler = Handler(policy, max_bytes=config.max_bytes)
     if config.stdio:
         from .stdio import serve_stdio
