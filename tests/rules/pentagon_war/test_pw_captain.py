@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -169,3 +173,20 @@ def test_pw_captain_holds_fire_while_the_range_is_closing_within_the_turn() -> N
     assert d is not None and d.subject == "f2_liquid_metal_gun"
     assert any(a.kind is ActionKind.FIRE for a in d.options)
     assert captain_action(state, d) == HOLD
+
+
+def test_pw_captain_benchmark_script_reports_duels_and_mirrors(tmp_path: Path) -> None:
+    script = Path(__file__).resolve().parents[3] / "benchmarks" / "space_captains_pw.py"
+    out = tmp_path / "out.json"
+    done = subprocess.run(
+        [sys.executable, str(script), "--games", "2", "--first-seed", "0", "--only", "random",
+         "--json", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = json.loads(out.read_text())
+    (duel,) = report["duels"]
+    assert duel["opponent"] == "random" and duel["games"] == 2
+    assert duel["captain_win"] + duel["opponent_win"] + duel["draw"] == 2
+    (mirror,) = report["mirrors"]
+    assert mirror["scenario"] == "duel" and sum(mirror["endings"].values()) == 2
