@@ -97,3 +97,129 @@ def test_odd_events_fall_back_to_their_fields_and_never_raise() -> None:
     assert describe_action("no_quarter", {"type": "Move", "mech": 1, "to": [2.123456, 3.0]}) == (
         "mech 1 moves to (2.1, 3.0)"
     )
+
+
+def test_no_quarter_events_name_locations_tests_and_statuses_in_words() -> None:
+    """The replay's log reads as the terminal and the browser read: 'left leg', not 'leg l'."""
+    shot = describe_event("no_quarter", {"type": "HitLocated", "target": 3, "location": "leg_l"})
+    assert "left leg" in shot and "leg l" not in shot
+    damage = describe_event(
+        "no_quarter",
+        {
+            "type": "DamageRolled",
+            "target": 3,
+            "location": "arm_r",
+            "armor_before": 3,
+            "armor_after": 2,
+            "critical": False,
+        },
+    )
+    assert "right arm" in damage
+    crit = describe_event(
+        "no_quarter",
+        {"type": "CriticalHit", "mech": 3, "location": "leg_r", "kind": "leg_blown_off"},
+    )
+    assert "right leg" in crit
+    test = describe_event(
+        "no_quarter",
+        {
+            "type": "ReactionTaken",
+            "mech": 19,
+            "test": "takes_damage",
+            "passed": 0,
+            "result": "leave_battlefield",
+        },
+    )
+    assert "takes a takes" not in test and "damage test" in test
+    assert "passes 0d6" not in test and "passes no d6" in test
+    status = describe_event(
+        "no_quarter",
+        {"type": "StatusChanged", "mech": 19, "status": "duck_back", "reason": "ranged damage"},
+    )
+    assert "is now ducking back" in status
+    moved = describe_event(
+        "no_quarter",
+        {
+            "type": "MechMoved",
+            "mech": 19,
+            "kind": "leave",
+            "inches": 6.2,
+            "path": [[1.4, 29.2]],
+            "heading": 110,
+        },
+    )
+    assert "(leave)" not in moved and "leave the battlefield" in moved
+    sight = describe_event(
+        "no_quarter",
+        {
+            "type": "InSightTaken",
+            "moving_leader": 19,
+            "nonmoving_leader": 1,
+            "moving_successes": 1,
+            "nonmoving_successes": 5,
+            "moving_wins": False,
+        },
+    )
+    assert "1 successes" not in sight and "1 success," in sight and "5 successes" in sight
+
+
+def test_counts_agree_with_their_nouns() -> None:
+    """'1 hit', '1 battery', '1 penetrates'; not '1 hits', '1 batteries', '1 penetrate'."""
+    one = describe_event(
+        "starship_combat",
+        {
+            "type": "ToHitRolled",
+            "ship": 0,
+            "target": 1,
+            "weapon": "fusion_gun",
+            "batteries": 1,
+            "hits": 1,
+        },
+    )
+    assert "1 fusion gun battery at" in one and "1 hit" in one and "1 hits" not in one
+    two = describe_event(
+        "starship_combat",
+        {
+            "type": "ToHitRolled",
+            "ship": 0,
+            "target": 1,
+            "weapon": "missile",
+            "batteries": 8,
+            "hits": 0,
+        },
+    )
+    assert "8 missile batteries" in two and "0 hits" in two
+    pen = describe_event(
+        "starship_combat",
+        {
+            "type": "PenetrationRolled",
+            "ship": 0,
+            "target": 1,
+            "weapon": "meson_gun",
+            "defence": "meson_screen",
+            "penetrating": 1,
+        },
+    )
+    assert "1 penetrates" in pen
+    box = describe_event(
+        "starship_combat",
+        {
+            "type": "ComponentDamaged",
+            "ship": 1,
+            "component": "weapon:missile",
+            "before": 7,
+            "after": 6,
+        },
+    )
+    assert "weapon:missile" not in box and "missile" in box
+    revived = describe_event(
+        "starship_combat", {"type": "FrozenWatchRevived", "ship": 0, "segments": 1}
+    )
+    assert "1 crew segment" in revived and "segments" not in revived
+    from types import SimpleNamespace
+
+    from wargym.rules.starship_combat.actions import Fire
+
+    decision = SimpleNamespace(ship=0, weapon="fusion_gun")
+    order = describe_action("starship_combat", Fire(target=1, batteries=1), decision=decision)
+    assert order == "ship 0: fire 1 fusion gun battery at ship 1"

@@ -241,7 +241,8 @@ def describe_action(
     text = str(action)
     weapon = getattr(decision, "weapon", None) if key == "starship_combat" else None
     if weapon and type(action).__name__ == "Fire":
-        text = f"fire {action.batteries} {words(weapon)} batteries at ship {action.target}"
+        noun = "battery" if action.batteries == 1 else "batteries"
+        text = f"fire {action.batteries} {words(weapon)} {noun} at ship {action.target}"
     elif weapon and type(action).__name__ == "HoldFire":
         text = f"hold fire ({words(weapon)})"
     return _cut(("" if ship is None else f"ship {ship}: ") + text)

@@ -34,7 +34,31 @@ def _end(f: F, key: str = "path") -> str:
 def _plural(count: Any, word: str) -> str:
     if count == 1:
         return word
+    if word.endswith("s"):
+        return word + "es"
     return word[:-1] + "ies" if word.endswith("y") else word + "s"
+
+
+def _count(count: Any, word: str) -> str:
+    """``1 battery``, ``8 batteries``, ``0 hits``: a count and its noun in agreement."""
+    return f"{fmt_value(count)} {_plural(count, word)}"
+
+
+LOCATIONS = {
+    "head": "head", "arm_l": "left arm", "arm_r": "right arm", "chest": "chest",
+    "gut": "gut", "leg_l": "left leg", "leg_r": "right leg",
+}  # fmt: skip
+"""Hit locations in words (as the terminal client and the browser page say them)."""
+STATUSES = {
+    "carry_on": "carrying on", "duck_back": "ducking back",
+    "leave_battlefield": "leaving the battlefield",
+}  # fmt: skip
+TESTS = {"fired_on": "fired on", "takes_damage": "damage", "mech_down": "mech down"}
+
+
+def _loc(f: F, key: str = "location") -> str:
+    value = f.get(key)
+    return LOCATIONS.get(value, f.v(key)) if isinstance(value, str) else f.v(key)
 
 
 def _side(value: Any) -> str:
@@ -48,12 +72,15 @@ def _winner(f: F) -> str:
 
 # -- No Quarter ------------------------------------------------------------------------------
 def _nq_moved(f: F) -> str:
+    kind = str(f.get("kind"))
     how = {"move": "moves", "reverse": "reverses", "jump": "jumps", "free": "takes a free move",
-           "charge": "charges"}.get(str(f.get("kind")), f"moves ({f.v('kind')})")  # fmt: skip
+           "charge": "charges", "duck_back": "ducks back", "leave": "moves"}.get(
+        kind, f"moves ({f.v('kind')})")  # fmt: skip
     jumped = " with jump jets" if f.get("jumped") else ""
+    why = ", to leave the battlefield" if kind == "leave" else ""
     return (
         f'mech {f.v("mech")} {how}{jumped} {f.n("inches")}" to {_end(f)}, '
-        f"facing {f.n('heading', 0)} deg"
+        f"facing {f.n('heading', 0)} deg{why}"
     )
 
 
@@ -76,7 +103,7 @@ def _nq_shot(f: F) -> str:
 def _nq_damage(f: F) -> str:
     crit = ", critical" if f.get("critical") else ""
     return (
-        f"mech {f.v('target')} {f.v('location')}: armour {f.v('armor_before')} -> "
+        f"mech {f.v('target')} {_loc(f)}: armour {f.v('armor_before')} -> "
         f"{f.v('armor_after')}{crit}{_faces(f)}"
     )
 
@@ -85,16 +112,19 @@ def _nq_melee(f: F) -> str:
     winner = f.get("winner")
     result = "no winner" if winner is None else f"mech {fmt_value(winner)} wins by {f.v('margin')}"
     return (
-        f"melee: mech {f.v('attacker')} ({f.v('attacker_successes')} successes) against mech "
-        f"{f.v('defender')} ({f.v('defender_successes')}): {result}"
+        f"melee: mech {f.v('attacker')} ({_count(f.get('attacker_successes'), 'success')}) "
+        f"against mech {f.v('defender')} ({_count(f.get('defender_successes'), 'success')}): "
+        f"{result}"
     )
 
 
 def _nq_in_sight(f: F) -> str:
     first = "the moving side" if f["moving_wins"] else "the non-moving side"
     return (
-        f"In Sight: group of mech {f.v('moving_leader')} {f.v('moving_successes')} successes, "
-        f"group of mech {f.v('nonmoving_leader')} {f.v('nonmoving_successes')}: {first} acts first"
+        f"In Sight: the group of mech {f.v('moving_leader')} scores "
+        f"{_count(f.get('moving_successes'), 'success')}, the group of mech "
+        f"{f.v('nonmoving_leader')} {_count(f.get('nonmoving_successes'), 'success')}: "
+        f"{first} acts first"
     )
 
 
@@ -132,13 +162,11 @@ NO_QUARTER: dict[str, Callable[[F], str]] = {
     "InSightAction": lambda f: f"mech {f.v('mech')} reacts to In Sight: {f.v('action')}",
     "ShotFired": _nq_shot,
     "HitLocated": lambda f: (
-        f"the hit on mech {f.v('target')} strikes the {f.v('location')}"
+        f"the hit on mech {f.v('target')} strikes the {_loc(f)}"
         + (" (protected)" if f.get("protected") else "")
     ),
     "DamageRolled": _nq_damage,
-    "CriticalHit": lambda f: (
-        f"critical hit on mech {f.v('mech')} ({f.v('location')}): {f.v('kind')}"
-    ),
+    "CriticalHit": lambda f: f"critical hit on mech {f.v('mech')} ({_loc(f)}): {f.v('kind')}",
     "PilotTested": lambda f: (
         f"the pilot of mech {f.v('mech')} "
         + _yes(f["passed"], "passes", "fails")
@@ -148,15 +176,22 @@ NO_QUARTER: dict[str, Callable[[F], str]] = {
     "MechRemoved": lambda f: f"mech {f.v('mech')} ({f.v('side')}) is out: {f.v('reason')}",
     "CheatedDeath": lambda f: f"the pilot of mech {f.v('mech')} cheats death ({f.v('via')})",
     "ReactionTaken": lambda f: (
-        f"mech {f.v('mech')} takes a {f.v('test')} test, passes {f.v('passed')}d6: {f.v('result')}"
+        f"mech {f.v('mech')} takes a {TESTS.get(str(f.get('test')), f.v('test'))} test, passes "
+        f"{'no d6' if f.get('passed') == 0 else f.v('passed') + 'd6'}: "
+        f"{STATUSES.get(str(f.get('result')), f.v('result'))}"
     ),
-    "StatusChanged": lambda f: f"mech {f.v('mech')} is now {f.v('status')} ({f.v('reason')})",
+    "StatusChanged": lambda f: (
+        f"mech {f.v('mech')} is now {STATUSES.get(str(f.get('status')), f.v('status'))} "
+        f"({f.v('reason')})"
+    ),
     "RepChanged": lambda f: f"mech {f.v('mech')} Rep is now {f.v('rep')} ({f.v('reason')})",
     "ChargeDeclared": lambda f: f"mech {f.v('charger')} charges mech {f.v('target')}",
     "ChargeTested": lambda f: (
         f"charge of mech {f.v('charger')} on mech {f.v('target')}: {f.v('outcome')}"
     ),
-    "MeleeDeclared": lambda f: f"mech {f.v('mech')} will {f.v('attack')} with {f.v('limb')}",
+    "MeleeDeclared": lambda f: (
+        f"mech {f.v('mech')} will {f.v('attack')} with the {_loc(f, 'limb')}"
+    ),
     "MeleeRound": _nq_melee,
     "ItemDisabled": lambda f: f"mech {f.v('mech')} loses items {f.v('items')} ({f.v('reason')})",
     "FlameLaid": lambda f: f"mech {f.v('shooter')} lays flame from {f.v('start')} to {f.v('end')}",
@@ -333,8 +368,9 @@ def _pw_choose(what: str, value: int, decision: Any) -> str:
 def _sc_hit(f: F) -> str:
     extra = ", exceptional" if f.get("exceptional") else ""
     return (
-        f"ship {f.v('ship')} fires {f.v('batteries')} {f.v('weapon')} batteries at ship "
-        f"{f.v('target')}{_faces(f)}: {f.v('hits')} hits{extra}"
+        f"ship {f.v('ship')} fires {f.v('batteries')} {f.v('weapon')} "
+        f"{_plural(f.get('batteries'), 'battery')} at ship "
+        f"{f.v('target')}{_faces(f)}: {_count(f.get('hits'), 'hit')}{extra}"
     )
 
 
@@ -367,7 +403,8 @@ STARSHIP_COMBAT: dict[str, Callable[[F], str]] = {
     "ToHitRolled": _sc_hit,
     "PenetrationRolled": lambda f: (
         f"{f.v('weapon')} of ship {f.v('ship')} against {f.v('defence')} of ship "
-        f"{f.v('target')}: {f.v('penetrating')} penetrate"
+        f"{f.v('target')}: {f.v('penetrating')} "
+        + ("penetrates" if f.get("penetrating") == 1 else "penetrate")
     ),
     "ArmorRolled": lambda f: (
         f"{f.v('weapon')} of ship {f.v('ship')} "
@@ -381,13 +418,16 @@ STARSHIP_COMBAT: dict[str, Callable[[F], str]] = {
         f"ship {f.v('target')} hull takes {f.v('hull_points')} of {f.v('dp')} damage points"
     ),
     "ComponentDamaged": lambda f: (
-        f"ship {f.v('ship')} {f.v('component')}: {f.v('before')} -> {f.v('after')}"
+        f"ship {f.v('ship')} {f.v('component').replace(':', ' ')}: {f.v('before')} -> "
+        f"{f.v('after')}"
     ),
     "CriticalRolled": lambda f: f"critical hit on ship {f.v('ship')}: {f.v('result')}",
     "BoxChosen": lambda f: f"ship {f.v('ship')} damage falls on {f.v('chosen')}",
     "FuelLeakStarted": lambda f: f"ship {f.v('ship')} starts leaking fuel",
     "FuelLeaked": lambda f: f"ship {f.v('ship')} leaks fuel: {f.v('remaining')} left",
-    "FrozenWatchRevived": lambda f: f"ship {f.v('ship')} revives {f.v('segments')} crew segments",
+    "FrozenWatchRevived": lambda f: (
+        f"ship {f.v('ship')} revives {_count(f.get('segments'), 'crew segment')}"
+    ),
     "BoardingResolved": lambda f: (
         f"boarding of ship {f.v('target')}: {f.v('level')}"
         + (", captured" if f.get("captured") else "")
