@@ -171,3 +171,20 @@ def test_nq_info_events_must_be_a_bool(value: Any) -> None:
     for make in (NoQuarterSkirmishEnv, NoQuarterAEC, NoQuarterPatrolEnv):
         with pytest.raises(EnvArgumentError, match="info_events must be true or false"):
             make(info_events=value)
+
+
+def test_nq_aec_snapshot_with_a_bad_events_entry_is_refused_and_changes_nothing() -> None:
+    from wargym.envs.snapshot import digest
+    from wargym.rules.errors import StateError
+
+    env = NoQuarterAEC(**FAST)
+    env.reset(seed=2)
+    data = json.loads(json.dumps(env.save_state()))
+    data["state"]["infos"]["blue"]["events"] = "not a list"
+    data["digest"] = digest({k: v for k, v in data.items() if k != "digest"})
+    other = NoQuarterAEC(**FAST)
+    other.reset(seed=3)
+    before = other.save_state()
+    with pytest.raises(StateError, match="infos"):
+        other.load_state(data)
+    assert other.save_state() == before
