@@ -140,7 +140,8 @@ class NoQuarterTable(Table):
             self.battle, events = new_skirmish_logged(
                 rng, self.dice, mechs_per_side=s.mechs, options=options
             )
-            self.mission_title = f"skirmish, {s.mechs} mechs a side, {turns} turns"
+            mechs = f"{s.mechs} mech{'' if s.mechs == 1 else 's'} a side"
+            self.mission_title = f"skirmish, {mechs}, {turns} turns"
         elif s.game == "cestus-v":
             from wargym.rules.no_quarter.cestus.cestus_v import campaign_definition
             from wargym.rules.no_quarter.cestus.cestus_v_rolls import mission_scenario

@@ -301,10 +301,16 @@ def nq_event(battle: Any, e: Any, hidden: Collection[int] = ()) -> str | None:
     if kind == "MechRemoved":
         return f"{name(e.mech)} is out of the battle ({str(_value(e.reason)).replace('_', ' ')})."
     if kind == "ReactionTaken":
-        result = str(_value(e.result)).replace("_", " ")
-        return f"{name(e.mech)} took a {_value(e.test)} reaction test: {result}."
+        from wargym.describe_events import STATUSES, TESTS
+
+        test = TESTS.get(str(_value(e.test)), str(_value(e.test)).replace("_", " "))
+        result = STATUSES.get(str(_value(e.result)), str(_value(e.result)).replace("_", " "))
+        return f"{name(e.mech)} took a {test} test: {result}."
     if kind == "StatusChanged":
-        return f"{name(e.mech)} is now {str(_value(e.status)).replace('_', ' ')}."
+        from wargym.describe_events import STATUSES
+
+        status = STATUSES.get(str(_value(e.status)), str(_value(e.status)).replace("_", " "))
+        return f"{name(e.mech)} is now {status}."
     if kind == "RepChanged":
         return f"{name(e.mech)}'s pilot is now Rep {e.rep} ({e.reason})."
     if kind == "ChargeDeclared":
