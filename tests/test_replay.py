@@ -189,7 +189,7 @@ def test_nq_page_rounds_numbers_names_actions_and_has_outcome_title_and_legend(
     kinds = {t["kind"] for t in view["map"]["terrain"]}
     assert kinds and all(k.replace("_", " ") in texts for k in kinds), (kinds, texts[:40])
     assert "black line: facing" in texts and "PEF (unknown enemy)" in texts
-    assert any(t.startswith("mech ") and " fires weapon " in t for t in texts)  # words in the log
+    assert any(t.startswith("mech ") and " fires the " in t for t in texts)  # words in the log
 
 
 @pytest.mark.parametrize("env_id", ["wargym/PentagonWar-Duel-v0", "wargym/StarshipCombat-Duel-v0"])
@@ -249,3 +249,27 @@ def test_nq_replay_title_is_text_and_must_be_a_string(
     err = capsys.readouterr().err
     assert stop.value.code == 2 and err.count("\n") == 1 and "title: must be a string" in err
     assert not (tmp_path / "bad.html").exists()
+
+
+def test_nq_log_and_labels_name_the_weapons_as_the_terminal_and_the_browser_do(
+    nq_replay: Path,
+) -> None:
+    """'mech 6 fires the light laser at mech 19', not 'fires weapon 0' (a weapon's index)."""
+    from wargym.rules.no_quarter.battle.state import Battle
+
+    data = json.loads(nq_replay.read_text())
+    battle = Battle.from_dict(data["start"])
+    view = frames_of(data)
+    shots = [
+        (event, text)
+        for frame in view["frames"]
+        for event, text in zip(frame["events"], frame["log"], strict=True)
+        if event["type"] == "ShotFired"
+    ]
+    assert shots
+    for event, text in shots:
+        assert not re.search(r"\bweapon \d", text), text
+        item = battle.mechs[event["shooter"]].design.items[event["weapon"]]
+        assert f"the {(item.label or item.item.value).replace('_', ' ')} at" in text, text
+    fired = [f["label"] for f in view["frames"] if "fire" in f["label"]]
+    assert fired and not any(re.search(r"\bweapon \d", label) for label in fired), fired

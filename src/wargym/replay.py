@@ -32,6 +32,7 @@ file under any path.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -109,6 +110,7 @@ def frames_of(data: Any) -> dict[str, Any]:
                 "label": _step_label(i, s),
                 "events": check_events(s.get("events", []), f"steps[{i}]"),
                 "applied": s.get("agent") != "setup",
+                "actor": (s.get("action") or {}).get("mech"),
             }
             for i, s in enumerate(check_objects(data["steps"], "steps"))
         ]
@@ -152,7 +154,8 @@ def outcome_words(outcome: dict[str, Any] | None) -> str:
 def _finish(view: dict[str, Any]) -> dict[str, Any]:
     """Every event also in words (``log``), numbers rounded, the outcome in the title."""
     for frame in view["frames"]:
-        frame["log"] = [describe_event(view["system"], e) for e in frame["events"]]
+        if "log" not in frame:
+            frame["log"] = [describe_event(view["system"], e) for e in frame["events"]]
     view["title"] = f"{view['title']} — {outcome_words(view['outcome'])}"
     rounded: dict[str, Any] = round_numbers(view, 2)
     return rounded
@@ -189,7 +192,15 @@ def _nq_view(
                     warnings.append(
                         f"step {number}: {short_text(raw.get('type'))}: {short_text(str(exc))}"
                     )
-        frame = {"label": step["label"], "events": step["events"], **_snapshot(battle)}
+        frame = {
+            "label": _weapons_named(battle, step["label"], step.get("actor")),
+            "events": step["events"],
+            "log": [
+                _weapons_named(battle, describe_event("no_quarter", e), e.get("shooter"))
+                for e in step["events"]
+            ],
+            **_snapshot(battle),
+        }
         frame["shots"] = _shots(step["events"], before, frame["mechs"])
         frames.append(frame)
     return _finish({
@@ -206,6 +217,22 @@ def _nq_view(
         "outcome": outcome,
         "warnings": warnings,
     })  # fmt: skip
+
+
+def _weapons_named(battle: Any, text: str, mech: Any) -> str:
+    """``weapon 2`` of ``mech`` in ``text`` as ``the medium laser`` (its design's item)."""
+    if type(mech) is not int or mech not in battle.mechs:
+        return text
+    items = battle.mechs[mech].design.items
+
+    def name(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        if index >= len(items):
+            return match.group(0)
+        item = items[index]
+        return "the " + short_text(str(item.label or item.item.value).replace("_", " "), 40)
+
+    return re.sub(r"\bweapon (\d{1,3})\b", name, text)
 
 
 def _pefs(battle: Any) -> list[dict[str, Any]]:
