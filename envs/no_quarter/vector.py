@@ -18,10 +18,12 @@ Spaces: ``single_observation_space`` is the single env's ``Dict({"observation",
 
 Auto-reset: ``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP`` (:mod:`.batch`):
 when env ``i`` ends, the step's observation is already that of its next episode, and
-``infos["final_obs"][i]`` / ``infos["final_info"][i]`` (with the presence masks
-``infos["_final_obs"]``, ``infos["_final_info"]``) hold the finished episode's last
-observation and info, as gymnasium documents for that mode. Steps where no env ended return
-empty infos (per-step event infos are not built: issue 16, item 6).
+``infos["final_obs"][i]`` holds the finished episode's last observation and
+``infos["final_info"]`` its last info, batched per key with the presence masks
+``infos["_final_obs"]``, ``infos["_final_info"]`` (gymnasium's layout for that mode, built by
+``VectorEnv._add_info`` as ``SyncVectorEnv`` does). Beyond these, infos are empty: the
+per-step infos of the single envs (masks, turn, decision) are not merged as ``SyncVectorEnv``
+merges them (no work nobody asked for: issue 16, item 6).
 
 Observations are copies by default (``copy=True``, as gymnasium's ``SyncVectorEnv``);
 ``copy=False`` returns views of the batch's own arrays, overwritten by the next call.
@@ -108,21 +110,14 @@ class NoQuarterSkirmishVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarra
         batch.step(actions)
         infos: dict[str, Any] = {}
         done = batch.terminations | batch.truncations
-        if done.any():
-            final_obs = np.full(self.num_envs, None, dtype=object)
-            final_info = np.full(self.num_envs, None, dtype=object)
-            for i in np.flatnonzero(done):
-                final_obs[i] = {
-                    "observation": batch.final_obs[i].copy(),
-                    "action_mask": batch.final_masks[i].astype(np.int8),
-                }
-                final_info[i] = batch.final_infos[i]
-            infos = {
-                "final_obs": final_obs,
-                "_final_obs": done,
-                "final_info": final_info,
-                "_final_info": done.copy(),
+        for i in np.flatnonzero(done):  # gymnasium's SAME_STEP layout (SyncVectorEnv's)
+            final = {
+                "observation": batch.final_obs[i].copy(),
+                "action_mask": batch.final_masks[i].astype(np.int8),
             }
+            infos = self._add_info(
+                infos, {"final_obs": final, "final_info": batch.final_infos[i] or {}}, int(i)
+            )
         return (
             self._observation(),
             batch.rewards.copy(),

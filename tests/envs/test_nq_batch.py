@@ -191,9 +191,9 @@ def test_make_vec_gives_the_batched_vector_env(mode: str | None) -> None:
         if (terminated | truncated).any():
             done = terminated | truncated
             assert np.array_equal(infos["_final_obs"], done)
+            assert np.array_equal(infos["final_info"]["_outcome"], done)
             for i in np.flatnonzero(done):
                 assert venv.single_observation_space.contains(infos["final_obs"][i])
-                assert "outcome" in infos["final_info"][i]
             finals += 1
         else:
             assert infos == {}
@@ -201,19 +201,34 @@ def test_make_vec_gives_the_batched_vector_env(mode: str | None) -> None:
     venv.close()
 
 
+def same_info(a: Any, b: Any) -> bool:
+    """Batched infos equal key by key (arrays elementwise, nested dicts recursively)."""
+    if isinstance(a, dict):
+        return (
+            isinstance(b, dict) and a.keys() == b.keys() and all(same_info(a[k], b[k]) for k in a)
+        )
+    if isinstance(a, np.ndarray) and a.dtype == object:
+        return a.shape == b.shape and all(x == y for x, y in zip(a, b, strict=True))
+    return bool(np.array_equal(a, b))
+
+
 def test_make_vec_matches_sync_vector_env_over_single_envs() -> None:
-    batched = gymnasium.make_vec(SKIRMISH, num_envs=2, **FAST)
+    # gymnasium's own SAME_STEP vector env over make()'s single envs (TimeLimit included)
+    limit = {"max_episode_steps": 4}
+    batched = gymnasium.make_vec(SKIRMISH, num_envs=2, **FAST, **limit)
     sync = gymnasium.make_vec(
         SKIRMISH,
         num_envs=2,
         vectorization_mode="sync",
         vector_kwargs={"autoreset_mode": AutoresetMode.SAME_STEP},
         **FAST,
+        **limit,
     )
     assert isinstance(sync, SyncVectorEnv)
     a, _ = batched.reset(seed=9)
     b, _ = sync.reset(seed=9)
     rng = np.random.default_rng(9)
+    ends = np.zeros(2, dtype=np.int64)  # terminations, truncations seen
     for _ in range(25):
         assert np.array_equal(a["observation"], b["observation"])
         assert np.array_equal(a["action_mask"], b["action_mask"])
@@ -221,10 +236,17 @@ def test_make_vec_matches_sync_vector_env_over_single_envs() -> None:
         a, ra, ta, ua, ia = batched.step(actions)
         b, rb, tb, ub, ib = sync.step(actions)
         assert np.array_equal(ra, rb) and np.array_equal(ta, tb) and np.array_equal(ua, ub)
-        if "_final_obs" in ia:
-            for i in np.flatnonzero(ia["_final_obs"]):
-                fa, fb = ia["final_obs"][i], ib["final_obs"][i]
-                assert np.array_equal(fa["observation"], fb["observation"])
+        ends += [int(ta.sum()), int((ua & ~ta).sum())]
+        if not (ta | ua).any():
+            assert ia == {}
+            continue
+        assert same_info(ia["final_info"], ib["final_info"])
+        assert np.array_equal(ia["_final_obs"], ib["_final_obs"])
+        for i in np.flatnonzero(ib["_final_obs"]):
+            fa, fb = ia["final_obs"][i], ib["final_obs"][i]
+            assert np.array_equal(fa["observation"], fb["observation"])
+            assert np.array_equal(fa["action_mask"], fb["action_mask"])
+    assert ends.all(), ends
 
 
 def test_make_still_has_action_masks_outermost() -> None:
