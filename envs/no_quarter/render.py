@@ -121,7 +121,7 @@ def campaign_rgb(battle: Battle | None, roster: str, size: int = CAMPAIGN_FRAME)
     missions: the roster text.
     """
     canvas = np.full((size, size, 3), 240, dtype=np.uint8)
-    lines = roster.splitlines() or [""]
+    lines = roster.replace("_", " ").splitlines() or [""]  # keys in words: "star army"
     if battle is None:
         for row, line in enumerate(lines[: (size - 4) // 7]):
             draw_text(canvas, line[: (size - 4) // 4], 3, 3 + 7 * row, (20, 20, 20), centre=False)

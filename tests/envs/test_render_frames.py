@@ -158,3 +158,13 @@ def test_no_quarter_frame_shows_terrain_heading_and_ids() -> None:
     first = next(iter(renamed.mechs))
     renamed.mechs[first].id = 9
     assert not np.array_equal(image, render_rgb(renamed, scale))
+
+
+def test_cestus_v_frame_text_has_words_not_underscored_keys() -> None:
+    """The roster and the header read 'star army', 'trip wire' (the font draws '_' as a bar)."""
+    from wargym.envs.no_quarter.render import campaign_rgb
+
+    keyed = "campaign cestus_v: star_army vs hishen; mission 1 (trip_wire)"
+    spaced = keyed.replace("_", " ")
+    assert np.array_equal(campaign_rgb(None, keyed), campaign_rgb(None, spaced))
+    assert not np.array_equal(campaign_rgb(None, keyed), campaign_rgb(None, "other words"))
