@@ -36,7 +36,9 @@ finishes again. Use a single env for the event stream.
 Bad input (docs/bad_input.md): actions of a non-integer dtype, of another shape, out of range
 or masked out, and bad seeds raise :class:`~wargym.envs.base.InvalidActionError` or
 :class:`~wargym.envs.base.EnvArgumentError` naming the env index and the value, before any
-env moves: the batch is unchanged.
+env moves: the batch is unchanged. An error raised by the rules engine inside one env's step
+(a bug, not bad input) propagates with the envs before it already stepped; the batch is then
+inconsistent and should be reset.
 """
 
 from __future__ import annotations

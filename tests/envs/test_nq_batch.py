@@ -305,3 +305,16 @@ def test_nq_batch_benchmark_runs_and_writes_json(tmp_path: Path) -> None:
     names = {row["env"] for row in report["rows"]}
     assert {"batch N=1", "batch N=2", "gymnasium.make (one env)"} <= names
     assert report["memory"]["envs"] == 2 and report["memory"]["peak_mb"] > 0
+
+
+def test_vector_env_copy_false_returns_the_batch_arrays() -> None:
+    venv = NoQuarterSkirmishVectorEnv(2, copy=False, **FAST)
+    obs, _ = venv.reset(seed=3)
+    assert obs["observation"] is venv.batch.obs
+    assert np.shares_memory(obs["action_mask"], venv.batch.masks)
+    assert obs["action_mask"].dtype == np.int8
+    kept = obs["observation"].copy()
+    venv.step(pick(venv.action_masks(), np.random.default_rng(3)))
+    assert not np.array_equal(kept, venv.batch.obs)  # overwritten in place by the next call
+    copied, _ = NoQuarterSkirmishVectorEnv(2, **FAST).reset(seed=3)
+    assert np.array_equal(copied["observation"], kept)
