@@ -114,3 +114,24 @@ def test_sentences_of_real_games_render_as_words(tmp_path: Path) -> None:
         assert text and isinstance(text, str), (kind, name)
         bad = re.search(r"undefined|NaN|null|\[object|[{}]|\w=\w|\b\w+_\w+\b|mech -\d", text)
         assert bad is None, (kind, name, text)
+
+
+def test_reaction_tests_read_as_the_terminal_and_the_replay_read_them(tmp_path: Path) -> None:
+    """'takes a damage test (rolled 3, 5): ducking back', not 'a "takes damage" reaction test'."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (the Debian package nodejs)")
+    script = tmp_path / "run.mjs"
+    script.write_text(
+        f"const w = await import({json.dumps((DESCRIBE / 'describe.js').as_uri())});\n"
+        "const n = w.namer({mechs: {'3': {pilot: {name: 'blue-2'}}}});\n"
+        "const e = {type: 'ReactionTaken', mech: 3, test: 'takes_damage', faces: [3, 5],\n"
+        "           result: 'duck_back'};\n"
+        "console.log(JSON.stringify([w.EVENTS.ReactionTaken(e, n),\n"
+        "  w.EVENTS.ReactionTaken({...e, test: 'fired_on', result: 'rush_shot'}, n)]));\n"
+    )
+    done = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-3000:]
+    damage, fired_on = json.loads(done.stdout)
+    assert damage == "blue-2 takes a damage test (rolled 3, 5): ducking back.", damage
+    assert fired_on == "blue-2 takes a fired on test (rolled 3, 5): rush shot.", fired_on

@@ -9,6 +9,8 @@ export const LOCATION_ORDER = ["head", "arm_l", "arm_r", "chest", "gut", "leg_l"
 const STATUS = {
   carry_on: "carrying on", duck_back: "ducking back", leave_battlefield: "leaving the battlefield",
 };
+// the reaction tests as wargym.describe and wargym play name them ("a damage test")
+const TESTS = { fired_on: "fired on", takes_damage: "damage", mech_down: "mech down" };
 const COMPASS = ["east", "east-north-east", "north-east", "north-north-east", "north",
   "north-north-west", "north-west", "west-north-west", "west", "west-south-west", "south-west",
   "south-south-west", "south", "south-south-east", "south-east", "east-south-east"];
@@ -79,7 +81,7 @@ const EVENTS = {
   PilotTested: (e, n) => `${n(e.mech)}'s pilot ${e.passed ? "passes" : "fails"} his test${e.knocked_down ? " and is knocked down" : ""}.`,
   MechRemoved: (e, n) => `${n(e.mech)} is out of the battle: ${words(e.reason)}.`,
   CheatedDeath: (e, n) => `${n(e.mech)}'s pilot cheats death (${words(e.via)}).`,
-  ReactionTaken: (e, n) => `${n(e.mech)} takes a "${words(e.test)}" reaction test${dice(e.faces)}: ${words(e.result)}.`,
+  ReactionTaken: (e, n) => `${n(e.mech)} takes a ${TESTS[e.test] ?? words(e.test)} test${dice(e.faces)}: ${STATUS[e.result] ?? words(e.result)}.`,
   StatusChanged: (e, n) => `${n(e.mech)} is now ${STATUS[e.status] ?? words(e.status)} (${words(e.reason)}).`,
   RepChanged: (e, n) => `${n(e.mech)}'s Rep is now ${e.rep} (${words(e.reason)}).`,
   ChargeDeclared: (e, n) => `${n(e.charger)} charges ${n(e.target)} from the ${words(e.aspect)}.`,
