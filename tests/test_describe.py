@@ -223,3 +223,22 @@ def test_counts_agree_with_their_nouns() -> None:
     decision = SimpleNamespace(ship=0, weapon="fusion_gun")
     order = describe_action("starship_combat", Fire(target=1, batteries=1), decision=decision)
     assert order == "ship 0: fire 1 fusion gun battery at ship 1"
+
+
+def test_lists_of_two_mechs_are_not_read_as_a_point() -> None:
+    """'mechs 3, 4', not 'mechs (3, 4)' (two ids are no (x, y) point)."""
+    joined = describe_event(
+        "no_quarter", {"type": "TeamJoined", "side": "blue", "leader": 0, "joined": [3, 4]}
+    )
+    assert "mechs 3, 4 " in joined and "(3, 4)" not in joined, joined
+    group = describe_event(
+        "no_quarter",
+        {"type": "GroupActivated", "side": "red", "leader": 7, "members": [7, 8],
+         "activation_rep": 4, "die": 2},
+    )  # fmt: skip
+    assert "(mechs 7, 8)" in group, group
+    formed = describe_event(
+        "no_quarter",
+        {"type": "GroupsFormed", "side": "red", "groups": [[7], [8]], "leaders": [7, 8]},
+    )
+    assert "mechs 7, 8" in formed and "(7, 8)" not in formed, formed

@@ -44,3 +44,19 @@ def test_a_skirmish_title_counts_its_mechs_in_good_english() -> None:
     assert "1 mech a side" in one.table.mission_title
     three = Session(Settings(game="skirmish", opponent="rules", mechs=3, seed=1))
     assert "3 mechs a side" in three.table.mission_title
+
+
+def test_events_said_by_the_shared_describer_name_mechs_as_the_board_does() -> None:
+    """The terminal names mechs 'blue #3' everywhere, also in the describer's sentences."""
+    from wargym.rules.no_quarter.battle.events import TeamJoined
+
+    session = Session(Settings(game="skirmish", opponent="rules", mechs=3, seed=1))
+    battle = session.table.battle
+    blue = sorted(m.id for m in battle.mechs.values() if m.side.value == "blue")
+    event = TeamJoined(battle.mechs[blue[0]].side, blue[0], (blue[1], blue[2]),
+                       tuple(blue))  # fmt: skip
+    text = event_words(session.table, event, ()) or ""
+    assert f"blue #{blue[0]}" in text and f"blue #{blue[1]}" in text, text
+    assert not re.search(r"\bmechs? \d", text), text
+    hidden = event_words(session.table, event, {blue[1]}) or ""
+    assert f"blue #{blue[1]}" not in hidden, hidden

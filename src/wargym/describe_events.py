@@ -56,6 +56,14 @@ STATUSES = {
 TESTS = {"fired_on": "fired on", "takes_damage": "damage", "mech_down": "mech down"}
 
 
+def _ids(f: F, key: str) -> str:
+    """A list of ids as ``3, 4`` (``fmt_value`` would read two of them as a point)."""
+    value = f.get(key)
+    if isinstance(value, list | tuple) and all(isinstance(v, int) for v in value):
+        return ", ".join(str(v) for v in value[:24]) + (", ..." if len(value) > 24 else "")
+    return f.v(key)
+
+
 def _loc(f: F, key: str = "location") -> str:
     value = f.get(key)
     return LOCATIONS.get(value, f.v(key)) if isinstance(value, str) else f.v(key)
@@ -141,11 +149,11 @@ NO_QUARTER: dict[str, Callable[[F], str]] = {
     "ActivationRolled": lambda f: (
         f"activation dice: blue {f.v('blue')}, red {f.v('red')}; {f.v('first')} goes first"
     ),
-    "GroupsFormed": lambda f: f"{f.v('side')} forms groups led by mechs {f.v('leaders')}",
+    "GroupsFormed": lambda f: f"{f.v('side')} forms groups led by mechs {_ids(f, 'leaders')}",
     "LeaderAppointed": lambda f: f"mech {f.v('mech')} becomes {f.v('rank')}",
     "GroupActivated": lambda f: (
         f"{f.v('side')} activates the group of mech {f.v('leader')} "
-        f"(mechs {f.v('members')}) on a {f.v('die')}"
+        f"(mechs {_ids(f, 'members')}) on a {f.v('die')}"
     ),
     "GroupSkipped": lambda f: f"{f.v('side')} does not activate the group of mech {f.v('leader')}",
     "MechMoved": _nq_moved,
@@ -207,7 +215,7 @@ NO_QUARTER: dict[str, Callable[[F], str]] = {
     "DuckedBack": lambda f: (
         f"mech {f.v('mech')} ducks back" + _yes(f.get("in_cover"), " into cover", "")
     ),
-    "TeamJoined": lambda f: f"mech {f.v('leader')} takes mechs {f.v('joined')} under command",
+    "TeamJoined": lambda f: f"mech {f.v('leader')} takes mechs {_ids(f, 'joined')} under command",
     "MechSplitOff": lambda f: f"mech {f.v('mech')} splits off its group",
     "BattleEnded": lambda f: f"the battle ends: {_winner(f)} ({f.v('reason')})",
     "PefPlaced": lambda f: f"PEF {f.v('pef')} placed at {f.v('pos')}",

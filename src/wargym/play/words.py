@@ -333,7 +333,18 @@ def nq_event(battle: Any, e: Any, hidden: Collection[int] = ()) -> str | None:
     from wargym.describe import describe_event
 
     text = describe_event("no_quarter", e)
-    return text[:1].upper() + text[1:] + "."
+    text = text[:1].upper() + text[1:] + "."
+    return _mechs_named(text, name)
+
+
+def _mechs_named(text: str, name: Any) -> str:
+    """The describer's ``mech 3`` / ``mechs 3, 4`` as the board names them (``blue #3``)."""
+
+    def some(match: re.Match[str]) -> str:
+        return ", ".join(name(int(i)) for i in match.group(1).split(", "))
+
+    text = re.sub(r"\b[Mm]echs (\d+(?:, \d+)*)\b", some, text)
+    return re.sub(r"\b[Mm]ech (\d+)\b", lambda m: name(int(m.group(1))), text)
 
 
 __all__ = ["action_words", "compass", "decision_words", "event_words", "mech_name"]
