@@ -60,3 +60,23 @@ def test_events_said_by_the_shared_describer_name_mechs_as_the_board_does() -> N
     assert not re.search(r"\bmechs? \d", text), text
     hidden = event_words(session.table, event, {blue[1]}) or ""
     assert f"blue #{blue[1]}" not in hidden, hidden
+
+
+def test_help_offers_the_games_without_a_none_choice(capsys) -> None:  # type: ignore[no-untyped-def]
+    """The usage line lists the seven games; 'None' is no game a person can type."""
+    from wargym.play import main
+
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert "None,skirmish" not in out and "{None,skirmish" not in out, out[:400]
+    assert "{skirmish,patrol,attack,defend,cestus-v,starship,pentagon}" in out
+    assert main(["None"]) == 2
+
+
+def test_no_game_is_one_line_without_a_class_name(capsys) -> None:  # type: ignore[no-untyped-def]
+    from wargym.play import main
+
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("wargym play: error: name a game (skirmish") and "PlayError" not in err
+    assert err.count("\n") == 1

@@ -26,7 +26,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 import tyro
 
@@ -37,7 +37,11 @@ GameName = Literal["skirmish", "patrol", "attack", "defend", "cestus-v", "starsh
 class PlayArgs:
     """Play a battle, mission or space duel against an opponent in the terminal."""
 
-    game: Annotated[GameName | None, tyro.conf.Positional] = None
+    game: Annotated[
+        GameName | None,
+        tyro.conf.Positional,
+        tyro.conf.arg(metavar="{" + ",".join(get_args(GameName)) + "}"),
+    ] = None
     """The game: a No Quarter skirmish, a generic mission, a Cestus V mission, or a space duel
     (omit it with --load)."""
     opponent: Literal["shipped", "rules", "tactician"] = "shipped"
@@ -142,8 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (PlayError, RulesError, OSError) as exc:
         from wargym.cli_args import one_line
 
-        print(f"wargym play: error: {one_line(f'{type(exc).__name__}: {exc}', 300)}",
-              file=sys.stderr)  # fmt: skip
+        said = str(exc) if isinstance(exc, PlayError) else f"{type(exc).__name__}: {exc}"
+        print(f"wargym play: error: {one_line(said, 300)}", file=sys.stderr)
         return 2
     save_path = args.save or args.load or "wargym-play.json"
     try:
