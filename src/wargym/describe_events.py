@@ -61,12 +61,12 @@ def _ids(f: F, key: str) -> str:
     value = f.get(key)
     if isinstance(value, list | tuple) and all(isinstance(v, int) for v in value):
         return ", ".join(str(v) for v in value[:24]) + (", ..." if len(value) > 24 else "")
-    return f.v(key)
+    return str(f.v(key))
 
 
 def _loc(f: F, key: str = "location") -> str:
     value = f.get(key)
-    return LOCATIONS.get(value, f.v(key)) if isinstance(value, str) else f.v(key)
+    return LOCATIONS.get(value, str(f.v(key))) if isinstance(value, str) else str(f.v(key))
 
 
 def _side(value: Any) -> str:
