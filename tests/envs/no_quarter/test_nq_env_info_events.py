@@ -188,3 +188,33 @@ def test_nq_aec_snapshot_with_a_bad_events_entry_is_refused_and_changes_nothing(
     with pytest.raises(StateError, match="infos"):
         other.load_state(data)
     assert other.save_state() == before
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_nq_seen_after_gives_the_filters_enemies_in_sight(seed: int) -> None:
+    from wargym.envs.no_quarter.encoding import filter_events, seen_after
+    from wargym.rules.dice import RandomDice
+    from wargym.rules.no_quarter.battle import game
+    from wargym.rules.no_quarter.battle.state import BattleOptions
+    from wargym.rules.no_quarter.forces.setup import new_skirmish
+    from wargym.rules.no_quarter.forces.vocab import Side
+
+    dice = RandomDice.from_seed(seed)
+    battle = new_skirmish(
+        np.random.default_rng(seed), dice, options=BattleOptions(unseen_bases="bump")
+    )
+    chooser = np.random.default_rng(100 + seed)
+    sides = (Side.BLUE, Side.RED)
+    seen: dict[Side, frozenset[int]] | None = None
+    sight_steps = 0
+    for _ in range(150):
+        options = game.legal_actions(battle)
+        if not options:
+            break
+        before = battle.clone()
+        events = game.play(battle, options[int(chooser.integers(len(options)))], dice)
+        _, want = filter_events(before.clone(), events, sides, seen)
+        assert seen_after(before.clone(), events, sides, seen) == want
+        sight_steps += any(type(e).__name__ in ("MechMoved", "MechRemoved") for e in events)
+        seen = want
+    assert sight_steps > 10
