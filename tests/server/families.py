@@ -1,8 +1,9 @@
 """Every kind of game the server serves, and a driver that plays one to its end over a transport.
 
-A *family* is a ``new_game`` request: the default skirmish (no scenario) or one of the shipped
-scenarios (``info.scenarios``). :func:`play` sends every state the server returned straight back
-(``legal``, then ``opponent_move``) with the shipped policy on blue and the rules' AI on red,
+A *family* is a ``new_game`` request: the default skirmish (no scenario), one of the shipped
+scenarios or a Cestus V mission (``info.scenarios``, ``protocol.served_scenarios``).
+:func:`play` sends every state the server returned straight back (``legal``, then
+``opponent_move``) with the shipped policy on blue and the rules' AI on red,
 checking each request and each response against the protocol's pydantic models.
 """
 
@@ -12,11 +13,16 @@ from collections.abc import Callable
 from typing import Any
 
 from wargym.rules.no_quarter.mission.scenario import scenario_names
+from wargym.server.protocol import CESTUS_PREFIX, served_scenarios
 
 P = "wargym-protocol/1"
 DEFAULT = "default skirmish"
-FAMILIES = (DEFAULT, *scenario_names())
-"""The default game and every shipped scenario (Cestus V missions are not served by name)."""
+CESTUS = f"{CESTUS_PREFIX}mission_02_the_troll"
+"""The Cestus V mission the full-game tests play (a short one: ~300 requests)."""
+FAMILIES = (DEFAULT, *scenario_names(), CESTUS)
+"""The default game, every shipped scenario and one Cestus V mission (played to their ends)."""
+SERVED = (DEFAULT, *served_scenarios())
+"""Every game ``new_game`` starts (the property test samples these)."""
 SEEDS = {
     DEFAULT: 4,
     "attack_hishen_vs_star_army": 1,
@@ -25,6 +31,7 @@ SEEDS = {
     "defend_star_army_vs_hishen": 1,
     "patrol_star_army_vs_hishen": 5,
     "skirmish": 2,
+    CESTUS: 0,
 }
 """A seed per family whose game is short (the CI plays each to its end)."""
 MAX_REQUESTS = 3000

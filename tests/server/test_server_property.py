@@ -1,11 +1,11 @@
 """Property: the server accepts back every state it returns (every game family, any play).
 
-Hypothesis picks a family (the default skirmish or a shipped scenario), a seed and a line of
-play (legal actions chosen by the test, or the rules' opponent); after every answer the state
-goes back to the server (``legal``) through the JSON wire format and must be accepted with the
-same legal actions. Every message validates against the protocol's models; the last answer also
-against the committed JSON Schema. A small example budget keeps CI modest; the full games of
-tests/server/test_server_full_game.py play each family to its end.
+Hypothesis picks a family (the default skirmish, a shipped scenario or a Cestus V mission), a
+seed and a line of play (legal actions chosen by the test, or the rules' opponent); after every
+answer the state goes back to the server (``legal``) through the JSON wire format and must be
+accepted with the same legal actions. Every message validates against the protocol's models;
+the last answer also against the committed JSON Schema. A small example budget keeps CI
+modest; the full games of tests/server/test_server_full_game.py play each family to its end.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
-from families import FAMILIES, P, checked_send, new_game  # noqa: E402
+from families import SERVED, P, checked_send, new_game  # noqa: E402
 
 from wargym.server import Handler  # noqa: E402
 
@@ -39,7 +39,7 @@ SEND = checked_send(_wire)
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           derandomize=True)  # fmt: skip
 @given(
-    family=st.sampled_from(FAMILIES),
+    family=st.sampled_from(SERVED),
     seed=st.integers(0, 2**32),
     steps=st.integers(1, 30),
     data=st.data(),

@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from wargym.rules.errors import short_repr
+
 from .state_checks import resumed
 from .validation import (
     MAX_BYTES,
@@ -43,6 +45,8 @@ from .validation import (
 PROTOCOL = "wargym-protocol/1"
 """Protocol name and version every request and response carries."""
 SYSTEMS = ("no_quarter",)
+CESTUS_PREFIX = "cestus_v_"
+"""Scenario-name prefix of the Cestus V campaign's missions (:func:`served_scenarios`)."""
 """Systems served in protocol 1 (the space games have no opponent service yet)."""
 MESSAGES = ("info", "new_game", "legal", "act", "opponent_move")
 """Request types."""
@@ -136,7 +140,6 @@ class Handler:
     # -- messages ------------------------------------------------------------------------
     def _info(self, body: dict[str, Any]) -> dict[str, Any]:
         from wargym import __version__
-        from wargym.rules.no_quarter.mission.scenario import scenario_names
 
         from .validation import MAX_DEPTH
 
@@ -145,7 +148,7 @@ class Handler:
             "wargym_version": __version__,
             "systems": list(SYSTEMS),
             "messages": list(MESSAGES),
-            "scenarios": {"no_quarter": list(scenario_names())},
+            "scenarios": {"no_quarter": list(served_scenarios())},
             "policy": policy,
             "tiers": _tier_names(),
             "limits": {"max_bytes": self.max_bytes, "max_depth": MAX_DEPTH},
@@ -176,16 +179,21 @@ class Handler:
 
     def _scenario(self, name: str, rng: np.random.Generator, dice: Any) -> tuple[Any, list[Any]]:
         from wargym.rules.no_quarter.mission.mission_play import new_mission_logged
-        from wargym.rules.no_quarter.mission.scenario import scenario_names
 
-        names = scenario_names()
-        if name not in names:
+        names = served_scenarios()
+        if name not in names:  # only names listed by info: never a path, never a stem guessed
             raise ProtocolError(
-                "unknown_scenario", f"unknown scenario {name[:80]!r}; one of {list(names)}",
+                "unknown_scenario",
+                f"unknown scenario {short_repr(name, limit=80)}; one of {list(names)}",
                 "scenario",
-            )  # fmt: skip
+            )
+        scenario: Any = name
+        if name.startswith(CESTUS_PREFIX):
+            scenario = checked(
+                "scenario", "unknown_scenario", lambda: _cestus_scenario(name[len(CESTUS_PREFIX) :])
+            )
         battle, events = checked(  # the set-up's rolls and the play to the first decision
-            "scenario", "unknown_scenario", lambda: new_mission_logged(name, rng, dice)
+            "scenario", "unknown_scenario", lambda: new_mission_logged(scenario, rng, dice)
         )
         return battle, list(events)
 
@@ -331,6 +339,30 @@ def _skirmish(
     return battle, list(events)
 
 
+def served_scenarios() -> tuple[str, ...]:
+    """Every scenario ``new_game`` starts: the shipped files, then each Cestus V mission.
+
+    A Cestus V mission is named :data:`CESTUS_PREFIX` + its stem (``cestus_v_mission_01_trip_wire``)
+    and is played as the campaign plays it by default: the player (blue) is Gaea Prime's Star
+    Army with the mission's default mechs and rolled Reps, on the mission's map (27.4), against
+    the Hishen (red) as the rules' NP forces.
+    """
+    from wargym.rules.no_quarter.cestus.cestus_v_data import campaign_definition
+    from wargym.rules.no_quarter.mission.scenario import scenario_names
+
+    missions = campaign_definition().missions
+    return (*scenario_names(), *(f"{CESTUS_PREFIX}{m.stem}" for m in missions))
+
+
+def _cestus_scenario(stem: str) -> Any:
+    """The scenario of the Cestus V mission ``stem`` (a stem listed by the campaign)."""
+    from wargym.rules.no_quarter.cestus.cestus_v_data import load_mission
+    from wargym.rules.no_quarter.cestus.cestus_v_rolls import mission_scenario
+    from wargym.rules.no_quarter.forces.vocab import Faction
+
+    return mission_scenario(load_mission(stem), faction=Faction.STAR_ARMY)
+
+
 def _rules_choice(battle: Any, legal: list[Any], rng: np.random.Generator) -> Any:
     """The rules' NP procedure (§22.4) for the side deciding now."""
     from wargym.envs.no_quarter.opponents import rules_opponent
@@ -344,4 +376,11 @@ def _tier_names() -> list[str]:
     return list(TIERS)
 
 
-__all__ = ["PROTOCOL", "Handler", "ProtocolError", "check_type"]
+__all__ = [
+    "CESTUS_PREFIX",
+    "PROTOCOL",
+    "Handler",
+    "ProtocolError",
+    "check_type",
+    "served_scenarios",
+]
