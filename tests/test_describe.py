@@ -242,3 +242,17 @@ def test_lists_of_two_mechs_are_not_read_as_a_point() -> None:
         {"type": "GroupsFormed", "side": "red", "groups": [[7], [8]], "leaders": [7, 8]},
     )
     assert "mechs 7, 8" in formed and "(7, 8)" not in formed, formed
+
+
+def test_no_quarter_action_and_status_reason_keys_read_as_words() -> None:
+    """'hits the right arm' (the engine's text says 'arm_r'); a status reason 'fired on result'."""
+    from wargym.rules.no_quarter.battle.actions import ChooseLocation
+    from wargym.rules.no_quarter.forces.vocab import Location
+
+    text = describe_action("no_quarter", ChooseLocation(10, Location("arm_r")))
+    assert text.endswith("hits the right arm"), text
+    status = describe_event(
+        "no_quarter",
+        {"type": "StatusChanged", "mech": 18, "status": "duck_back", "reason": "fired_on result"},
+    )
+    assert status == "mech 18 is now ducking back (fired on result)", status

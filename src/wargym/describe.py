@@ -239,6 +239,10 @@ def describe_action(
         return _cut(pw_action(action, decision))
     ship = getattr(decision, "ship", None) if key == "starship_combat" else None
     text = str(action)
+    if key == "no_quarter":  # the engine's texts name locations by key ("arm_r")
+        from wargym.describe_events import LOCATIONS
+
+        text = re.sub(r"\b(arm|leg)_[lr]\b", lambda m: LOCATIONS[m.group(0)], text)
     weapon = getattr(decision, "weapon", None) if key == "starship_combat" else None
     if weapon and type(action).__name__ == "Fire":
         noun = "battery" if action.batteries == 1 else "batteries"

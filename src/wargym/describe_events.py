@@ -190,7 +190,7 @@ NO_QUARTER: dict[str, Callable[[F], str]] = {
     ),
     "StatusChanged": lambda f: (
         f"mech {f.v('mech')} is now {STATUSES.get(str(f.get('status')), f.v('status'))} "
-        f"({f.v('reason')})"
+        f"({words(f.v('reason'))})"
     ),
     "RepChanged": lambda f: f"mech {f.v('mech')} Rep is now {f.v('rep')} ({f.v('reason')})",
     "ChargeDeclared": lambda f: f"mech {f.v('charger')} charges mech {f.v('target')}",
