@@ -256,3 +256,24 @@ def test_no_quarter_action_and_status_reason_keys_read_as_words() -> None:
         {"type": "StatusChanged", "mech": 18, "status": "duck_back", "reason": "fired_on result"},
     )
     assert status == "mech 18 is now ducking back (fired on result)", status
+
+
+def test_move_kinds_and_ship_boxes_read_as_words() -> None:
+    """The engine's move kinds ('voluntary', 'duck_back') and box keys ('screen:meson_screen')."""
+    base = {"type": "MechMoved", "mech": 2, "inches": 6.0, "path": [[3, 4]], "heading": 90}
+    assert describe_event("no_quarter", {**base, "kind": "voluntary"}).startswith(
+        'mech 2 moves 6" to (3, 4)'
+    )
+    assert describe_event("no_quarter", {**base, "kind": "duck_back"}).startswith(
+        "mech 2 ducks back 6"
+    )
+    chosen = describe_event(
+        "starship_combat", {"type": "BoxChosen", "ship": 0, "chosen": "screen:meson_screen"}
+    )
+    assert chosen == "ship 0 damage falls on the meson screen", chosen
+    box = describe_event(
+        "starship_combat",
+        {"type": "ComponentDamaged", "ship": 1, "component": "weapon:missile", "before": 7,
+         "after": 6},
+    )  # fmt: skip
+    assert box == "ship 1 missile weapon: 7 -> 6", box

@@ -80,3 +80,15 @@ def test_no_game_is_one_line_without_a_class_name(capsys) -> None:  # type: igno
     err = capsys.readouterr().err
     assert err.startswith("wargym play: error: name a game (skirmish") and "PlayError" not in err
     assert err.count("\n") == 1
+
+
+def test_a_reaction_move_says_why_in_words() -> None:
+    from wargym.rules.no_quarter.battle.events import MechMoved
+
+    session = _session()
+    mech = min(session.table.battle.mechs)
+    for kind, said in (("duck_back", "ducking back"), ("leave", "leaving the battlefield"),
+                       ("voluntary", "")):  # fmt: skip
+        text = event_words(session.table, MechMoved(mech, ((1.0, 1.0),), 90.0, 2.0, 2.0, kind), ())
+        assert text is not None and RAW_KEY.search(text) is None, text
+        assert said in text and "voluntary" not in text, text

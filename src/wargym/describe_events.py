@@ -56,6 +56,18 @@ STATUSES = {
 TESTS = {"fired_on": "fired on", "takes_damage": "damage", "mech_down": "mech down"}
 
 
+def _box(value: Any) -> str:
+    """A Starship Combat box key in words.
+
+    ``screen:meson_screen`` -> ``meson screen``, ``weapon:missile`` -> ``missile weapon``.
+    """
+    text = fmt_value(value) if not isinstance(value, str) else value
+    kind, _, name = text.partition(":")
+    if not name:
+        return words(text)
+    return words(name) if kind in name else f"{words(name)} {words(kind)}"
+
+
 def _ids(f: F, key: str) -> str:
     """A list of ids as ``3, 4`` (``fmt_value`` would read two of them as a point)."""
     value = f.get(key)
@@ -79,11 +91,16 @@ def _winner(f: F) -> str:
 
 
 # -- No Quarter ------------------------------------------------------------------------------
+MOVES = {
+    "move": "moves", "voluntary": "moves", "reverse": "reverses", "jump": "jumps",
+    "free": "takes a free move", "charge": "charges", "duck_back": "ducks back", "leave": "moves",
+}  # fmt: skip
+"""The verb of each move kind of ``MechMoved``."""
+
+
 def _nq_moved(f: F) -> str:
     kind = str(f.get("kind"))
-    how = {"move": "moves", "reverse": "reverses", "jump": "jumps", "free": "takes a free move",
-           "charge": "charges", "duck_back": "ducks back", "leave": "moves"}.get(
-        kind, f"moves ({f.v('kind')})")  # fmt: skip
+    how = MOVES.get(kind, f"moves ({f.v('kind')})")
     jumped = " with jump jets" if f.get("jumped") else ""
     why = ", to leave the battlefield" if kind == "leave" else ""
     return (
@@ -426,11 +443,10 @@ STARSHIP_COMBAT: dict[str, Callable[[F], str]] = {
         f"ship {f.v('target')} hull takes {f.v('hull_points')} of {f.v('dp')} damage points"
     ),
     "ComponentDamaged": lambda f: (
-        f"ship {f.v('ship')} {f.v('component').replace(':', ' ')}: {f.v('before')} -> "
-        f"{f.v('after')}"
+        f"ship {f.v('ship')} {_box(f.get('component'))}: {f.v('before')} -> {f.v('after')}"
     ),
     "CriticalRolled": lambda f: f"critical hit on ship {f.v('ship')}: {f.v('result')}",
-    "BoxChosen": lambda f: f"ship {f.v('ship')} damage falls on {f.v('chosen')}",
+    "BoxChosen": lambda f: f"ship {f.v('ship')} damage falls on the {_box(f.get('chosen'))}",
     "FuelLeakStarted": lambda f: f"ship {f.v('ship')} starts leaking fuel",
     "FuelLeaked": lambda f: f"ship {f.v('ship')} leaks fuel: {f.v('remaining')} left",
     "FrozenWatchRevived": lambda f: (

@@ -247,6 +247,11 @@ def _ship_or(table: Any, match: re.Match[str]) -> str:
     return ship_name(table, i) if 0 <= i < len(ships) else match.group(0)
 
 
+MOVE_KINDS = {
+    "voluntary": "", "reverse": "in reverse", "jump": "a jump", "free": "a free move",
+    "duck_back": "ducking back", "leave": "leaving the battlefield", "charge": "a charge",
+}  # fmt: skip
+"""Why a mech moved, in words ('' for an ordinary move)."""
 QUIET = frozenset({"GroupsFormed", "FiringStarted", "PilotCreated", "OptionsChosen"})
 """Events too technical to read each time."""
 
@@ -274,7 +279,8 @@ def nq_event(battle: Any, e: Any, hidden: Collection[int] = ()) -> str | None:
             return "An enemy mech out of sight moved."
         end = e.path[-1] if e.path else None
         where = f" to {_point(end)}" if end is not None else ""
-        return f"{name(e.mech)} moved {e.inches:.1f} in{where} ({e.kind})."
+        why = MOVE_KINDS.get(str(e.kind), str(e.kind).replace("_", " "))
+        return f"{name(e.mech)} moved {e.inches:.1f} in{where}" + (f" ({why})." if why else ".")
     if kind == "MechFaced":
         if e.mech in hidden:
             return None
