@@ -273,3 +273,16 @@ def test_nq_log_and_labels_name_the_weapons_as_the_terminal_and_the_browser_do(
         assert f"the {(item.label or item.item.value).replace('_', ' ')} at" in text, text
     fired = [f["label"] for f in view["frames"] if "fire" in f["label"]]
     assert fired and not any(re.search(r"\bweapon \d", label) for label in fired), fired
+
+
+def test_a_shot_with_an_unknown_weapon_or_shooter_keeps_its_index(nq_replay: Path) -> None:
+    """Untrusted replay events: a weapon index past the design or a shooter that is no mech."""
+    data = json.loads(nq_replay.read_text())
+    shots = [e for s in data["steps"] for e in s["events"] if e["type"] == "ShotFired"]
+    assert len(shots) >= 2
+    shots[0]["weapon"] = 99
+    shots[1]["shooter"] = 10**6
+    view = frames_of(data)
+    logs = [text for frame in view["frames"] for text in frame["log"]]
+    assert any("weapon 99" in text for text in logs)
+    assert any(f"mech {10**6} fires weapon " in text for text in logs)
