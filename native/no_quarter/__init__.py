@@ -1,4 +1,4 @@
-"""Python glue for the native No Quarter mirrors: battlefields and bases handed to the core.
+"""Python glue for the native No Quarter mirrors: battlefields, bases and states handed to the core.
 
 The core never reads a YAML file: :func:`sight_terrain` hands it a battlefield's rectangles and
 the line-of-sight table (:func:`~.terrain_tables.sight_config`), and every
@@ -9,6 +9,16 @@ them.
 >>> terrain = sight_terrain(Battlefield())
 >>> sight(terrain, (1.0, 1.0), (5.0, 1.0), base_radius=0.5).clear_lines
 3
+
+A battle state crosses in the reference's versioned JSON (:meth:`~.state.Battle.to_dict`):
+:func:`battle_from_dict` hands the core the bounds of :mod:`~.validity` with it.
+
+>>> import numpy as np
+>>> from wargym.rules.dice import RandomDice
+>>> from wargym.rules.no_quarter.forces.setup import new_skirmish
+>>> data = new_skirmish(np.random.default_rng(0), RandomDice.from_seed(0)).to_dict()
+>>> battle_from_dict(data).clone().to_dict() == data
+True
 """
 
 from __future__ import annotations
@@ -19,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from wargym.native import _core
+from wargym.rules.no_quarter.battle import validity
 from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Body
 from wargym.rules.no_quarter.battlefield.terrain_tables import SightConfig, sight_config
 from wargym.rules.no_quarter.sight_movement.sight import Sight
@@ -83,3 +94,21 @@ def sight(
             observer_has_ews,
         )
     )
+
+
+MAX_JSON_DEPTH = 64
+"""Deepest nesting the native state reads in its plain-JSON parts (frames, np, mission): a
+native bound, so that hostile data cannot exhaust the C++ stack. The engine writes 4 or less."""
+
+LIMITS: Any = core.StateLimits(validity, MAX_JSON_DEPTH)
+"""The bounds of :mod:`~.validity` (``MAX_MECHS``, ...) as the native state reads them."""
+
+
+def battle_from_dict(data: Any, *, check: bool = True) -> Any:
+    """The native ``Battle`` of a ``Battle.to_dict()`` document.
+
+    ``check``: also the checks of :func:`~.validity.check_battle` that the core mirrors
+    (docs/native.md). A malformed or hostile document raises
+    :class:`~wargym.native.errors.NativeStateError` naming the field.
+    """
+    return core.Battle.from_dict(data, LIMITS, check)
