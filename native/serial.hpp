@@ -3,7 +3,7 @@
 // mission bookkeeping (rules/no_quarter/battle/state.py: frames, np, mission).
 //
 // A Json is immutable and shares its arrays and objects: copying one (Battle::clone) only
-// bumps reference counts. Code that changes such data builds a new value (copy on write).
+// bumps a reference count (a string is held inline: short ones need no allocation). Code that changes such data builds a new value (copy on write).
 // Object keys keep their order, as a Python dict does; integers and floats stay apart, as
 // they do in Python (1 and 1.0 write back as they were read).
 #pragma once
@@ -27,7 +27,7 @@ public:
     static Json boolean(bool b) { return Json(b); }
     static Json integer(std::int64_t i) { return Json(i); }
     static Json real(double d) { return Json(d); }
-    static Json string(std::string s) { return Json(std::make_shared<const std::string>(std::move(s))); }
+    static Json string(std::string s) { return Json(std::move(s)); }
     static Json array(Array a) { return Json(std::make_shared<const Array>(std::move(a))); }
     static Json object(Object o) { return Json(std::make_shared<const Object>(std::move(o))); }
 
@@ -36,16 +36,15 @@ public:
     bool as_bool() const { return std::get<bool>(value_); }
     std::int64_t as_int() const { return std::get<std::int64_t>(value_); }
     double as_real() const { return std::get<double>(value_); }
-    const std::string& as_string() const { return *std::get<4>(value_); }
+    const std::string& as_string() const { return std::get<4>(value_); }
     const Array& as_array() const { return *std::get<5>(value_); }
     const Object& as_object() const { return *std::get<6>(value_); }
 
     friend bool operator==(const Json& a, const Json& b);
 
 private:
-    using Value = std::variant<std::monostate, bool, std::int64_t, double,
-                               std::shared_ptr<const std::string>, std::shared_ptr<const Array>,
-                               std::shared_ptr<const Object>>;
+    using Value = std::variant<std::monostate, bool, std::int64_t, double, std::string,
+                               std::shared_ptr<const Array>, std::shared_ptr<const Object>>;
     template <class T>
     explicit Json(T v) : value_(std::move(v)) {}
     Value value_;

@@ -751,6 +751,16 @@ struct Owned {
     }
 };
 
+// A dict sized for ``n`` keys: no table resize while the writer fills it.
+PyObject* new_dict(Py_ssize_t n) {
+#if PY_VERSION_HEX < 0x030D0000
+    return _PyDict_NewPresized(n);
+#else
+    (void)n;
+    return PyDict_New();
+#endif
+}
+
 PyObject* py_int(std::int64_t v) { return PyLong_FromLongLong(v); }
 PyObject* py_float(double v) { return PyFloat_FromDouble(v); }
 PyObject* py_bool(bool v) { return Py_NewRef(v ? Py_True : Py_False); }
@@ -783,7 +793,7 @@ PyObject* py_json(const Json& j) {
         case Json::Kind::string: return py_str(j.as_string());
         case Json::Kind::array: return py_list(j.as_array(), py_json);
         case Json::Kind::object: {
-            Owned out(PyDict_New());
+            Owned out(new_dict(static_cast<Py_ssize_t>(j.as_object().size())));
             for (const auto& [k, v] : j.as_object()) {
                 Owned key(py_str(k));
                 out.set(key.o, py_json(v));
@@ -800,7 +810,7 @@ PyObject* py_optional(const N& names, const std::optional<E>& e) {
 }
 
 PyObject* py_side_key(const nq::SideMap<std::int64_t>& m) {
-    Owned out(PyDict_New());
+    Owned out(new_dict(2));
     for (std::uint8_t i = 0; i < m.size; ++i) {
         Owned key(N.side[m.keys[i]]);
         out.set(key.o, py_int(m.values[i]));
@@ -809,7 +819,7 @@ PyObject* py_side_key(const nq::SideMap<std::int64_t>& m) {
 }
 
 PyObject* py_int_map(const std::vector<std::pair<std::int64_t, std::int64_t>>& m) {
-    Owned out(PyDict_New());
+    Owned out(new_dict(static_cast<Py_ssize_t>(m.size())));
     for (const auto& [k, v] : m) {
         Owned key(PyUnicode_FromFormat("%lld", static_cast<long long>(k)));
         out.set(key.o, py_int(v));
@@ -820,7 +830,7 @@ PyObject* py_int_map(const std::vector<std::pair<std::int64_t, std::int64_t>>& m
 PyObject* py_armor(const std::array<std::int64_t, nq::kLocations>& a) { return py_list(a, py_int); }
 
 PyObject* py_design(const nq::MechDesign& d) {
-    Owned out(PyDict_New());
+    Owned out(new_dict(10));
     out.set(K.id, py_str(d.id));
     out.set(K.name, py_str(d.name));
     out.set(K.faction, N.faction[d.faction]);
@@ -828,7 +838,7 @@ PyObject* py_design(const nq::MechDesign& d) {
     out.set(K.speed, py_int(d.speed));
     out.set(K.armor, py_armor(d.armor));
     out.set(K.items, py_list(d.items, [](const nq::MountedItem& it) {
-        Owned o(PyDict_New());
+        Owned o(new_dict(7));
         o.set(K.item, N.item[it.item]);
         o.set(K.location, N.location[it.location]);
         o.set(K.wv, py_int(it.wv));
@@ -845,7 +855,7 @@ PyObject* py_design(const nq::MechDesign& d) {
 }
 
 PyObject* py_pilot(const nq::Pilot& p) {
-    Owned out(PyDict_New());
+    Owned out(new_dict(6));
     out.set(K.name, py_str(p.name));
     out.set(K.faction, N.faction[p.faction]);
     out.set(K.race, N.race[p.race]);
@@ -856,7 +866,7 @@ PyObject* py_pilot(const nq::Pilot& p) {
 }
 
 PyObject* py_mech(const nq::Mech& m) {
-    Owned out(PyDict_New());
+    Owned out(new_dict(26));
     out.set(K.id, py_int(m.id));
     out.set(K.side, N.side[m.side]);
     out.set(K.name, py_str(m.record->name));
@@ -887,7 +897,7 @@ PyObject* py_mech(const nq::Mech& m) {
 }
 
 PyObject* py_feature(const nq::Feature& f) {
-    Owned out(PyDict_New());
+    Owned out(new_dict(8));
     out.set(K.kind, N.terrain[f.kind]);
     out.set(K.x0, py_float(f.x0));
     out.set(K.y0, py_float(f.y0));
@@ -907,7 +917,7 @@ PyObject* py_feature(const nq::Feature& f) {
 }
 
 PyObject* py_options(const nq::BattleOptions& x) {
-    Owned out(PyDict_New());
+    Owned out(new_dict(18));
     out.set(K.max_turns, py_int(x.max_turns));
     out.set(K.base_radius, py_float(x.base_radius));
     out.set(K.star_free_will, py_bool(x.star_free_will));
@@ -925,7 +935,7 @@ PyObject* py_options(const nq::BattleOptions& x) {
     out.set(K.in_sight_spent_fire, N.spent[x.in_sight_spent_fire]);
     out.set(K.several_chargers, N.chargers[x.several_chargers]);
     out.set(K.choose_facing, py_bool(x.choose_facing));
-    Owned rules(PyDict_New());
+    Owned rules(new_dict(5));
     rules.set(K.zhuh_zhuh_restriction, N.zhuh[x.rules.zhuh_zhuh_restriction]);
     rules.set(K.gun_medium_stats, N.gun[x.rules.gun_medium_stats]);
     rules.set(K.strict_mounting, py_bool(x.rules.strict_mounting));
@@ -936,10 +946,10 @@ PyObject* py_options(const nq::BattleOptions& x) {
 }
 
 PyObject* to_dict(const Battle& b) {
-    Owned out(PyDict_New());
+    Owned out(new_dict(22));
     {
         const nq::Battlefield& bf = *b.battlefield;
-        Owned field(PyDict_New());
+        Owned field(new_dict(5));
         field.set(K.width, py_float(bf.width));
         field.set(K.height, py_float(bf.height));
         field.set(K.features, py_list(bf.features, py_feature));
@@ -949,7 +959,7 @@ PyObject* to_dict(const Battle& b) {
     }
     out.set(K.options, py_options(*b.options));
     {
-        Owned mechs(PyDict_New());
+        Owned mechs(new_dict(static_cast<Py_ssize_t>(b.mechs.size())));
         for (const nq::Mech& m : b.mechs) {
             Owned key(PyUnicode_FromFormat("%lld", static_cast<long long>(m.id)));
             mechs.set(key.o, py_mech(m));
@@ -967,7 +977,7 @@ PyObject* to_dict(const Battle& b) {
     out.set(K.wrecks, py_list(b.wrecks, py_point));
     out.set(K.frames, py_json(b.frames));
     if (b.decision) {
-        Owned d(PyDict_New());
+        Owned d(new_dict(3));
         d.set(K.side, N.side[b.decision->side]);
         d.set(K.kind, N.decision[b.decision->kind]);
         d.set(K.mech, b.decision->mech ? py_int(*b.decision->mech) : py_none());
@@ -979,7 +989,7 @@ PyObject* to_dict(const Battle& b) {
     out.set(K.winner, py_optional(N.side, b.winner));
     out.set(K.end_reason, py_str(b.end_reason));
     {
-        Owned edges(PyDict_New());
+        Owned edges(new_dict(2));
         for (std::uint8_t i = 0; i < b.home_edges.size; ++i) {
             Owned key(N.side[b.home_edges.keys[i]]);
             edges.set(key.o, py_str(b.home_edges.values[i]));
