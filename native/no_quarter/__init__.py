@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -104,11 +104,42 @@ LIMITS: Any = core.StateLimits(validity, MAX_JSON_DEPTH)
 """The bounds of :mod:`~.validity` (``MAX_MECHS``, ...) as the native state reads them."""
 
 
-def battle_from_dict(data: Any, *, check: bool = True) -> Any:
+class NativeBattle(Protocol):
+    """What ``_core.no_quarter.Battle`` answers.
+
+    Typed here because the submodule is ``Any`` in ``_core.pyi``; ``test_state_agreement.py``
+    checks that the two name the same members.
+    """
+
+    @property
+    def turn(self) -> int:
+        """The turn number."""
+
+    @property
+    def over(self) -> bool:
+        """The battle has ended."""
+
+    @property
+    def mech_ids(self) -> list[int]:
+        """Every mech's id, in id order."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The reference's versioned JSON data (equal to ``Battle.to_dict()``)."""
+
+    def clone(self) -> NativeBattle:
+        """An independent copy (a C++ struct copy; the records are shared)."""
+
+    @staticmethod
+    def from_dict(data: Any, limits: Any, check: bool = True) -> NativeBattle:
+        """The battle of a ``Battle.to_dict()`` document (``limits``: :data:`LIMITS`)."""
+
+
+def battle_from_dict(data: Any, *, check: bool = True) -> NativeBattle:
     """The native ``Battle`` of a ``Battle.to_dict()`` document.
 
     ``check``: also the checks of :func:`~.validity.check_battle` that the core mirrors
     (docs/native.md). A malformed or hostile document raises
     :class:`~wargym.native.errors.NativeStateError` naming the field.
     """
-    return core.Battle.from_dict(data, LIMITS, check)
+    battle: NativeBattle = core.Battle.from_dict(data, LIMITS, check)
+    return battle
