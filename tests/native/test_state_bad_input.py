@@ -32,6 +32,24 @@ def good() -> dict[str, Any]:
 GOOD = good()
 
 
+def drop(d: dict[str, Any], key: str) -> str:
+    del d[key]
+    return key
+
+
+class Sneaky(str):
+    """A str subclass whose comparisons run Python code during a dict lookup (it hashes as
+    the plain field name it replaces); it counts the calls."""
+
+    calls = 0
+
+    def __eq__(self, other: object) -> bool:
+        Sneaky.calls += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
 def nested(depth: int) -> Any:
     value: Any = 1
     for _ in range(depth):
@@ -81,6 +99,7 @@ def deleter(*path: Any) -> Callable[[dict[str, Any]], None]:
 
 CASES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("a version of 2", setter("version", value=2), "battle.version"),
+    ("a field name that is a number", setter(1, value=1), "battle"),
     ("no version", deleter("version"), "battle.version"),
     ("a version of text", setter("version", value="1"), "battle.version"),
     ("an unknown field", setter("extra", value=1), "battle"),
@@ -299,3 +318,14 @@ def test_a_refused_document_leaves_an_earlier_battle_usable() -> None:
         nnq.battle_from_dict(bad)
     assert battle.to_dict() == GOOD
     assert battle.clone().to_dict() == GOOD
+
+
+def test_a_field_name_of_a_str_subclass_is_refused_without_running_its_code() -> None:
+    """Its __eq__ could change the document while the reader holds borrowed references."""
+    data = copy.deepcopy(GOOD)
+    data[Sneaky(drop(data, "turn"))] = 0
+    Sneaky.calls = 0
+    with pytest.raises(NativeStateError, match="is not text") as info:
+        nnq.battle_from_dict(data)
+    assert info.value.path == "battle"
+    assert Sneaky.calls == 0

@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "../../errors.hpp"
@@ -162,6 +163,16 @@ struct AllNames {
 };
 AllNames N;
 
+// The same str objects by Vocab type, for the reader's fast path: a document written by the
+// native to_dict holds these very objects, so an identity test finds most values.
+template <class V>
+std::vector<PyObject*> g_vocab_objects;
+
+template <class V>
+void remember(const Names<V>& names) {
+    g_vocab_objects<std::remove_cv_t<V>> = names.items;
+}
+
 void init() {
 #define WARGYM_INTERN(k) K.k = PyUnicode_InternFromString(#k);
     WARGYM_STATE_KEYS(WARGYM_INTERN)
@@ -189,6 +200,12 @@ void init() {
     N.gun.init(nq::kGunMediumStats);
     N.pdf.init(nq::kPdfC4Target);
     N.races.init(nq::kFreeCompanyRaces);
+    remember(N.side); remember(N.rank); remember(N.status); remember(N.removal);
+    remember(N.location); remember(N.terrain); remember(N.faction); remember(N.race);
+    remember(N.attribute); remember(N.item); remember(N.decision); remember(N.spread);
+    remember(N.command); remember(N.splits); remember(N.lucky); remember(N.marksman);
+    remember(N.unseen); remember(N.spent); remember(N.chargers); remember(N.zhuh);
+    remember(N.gun); remember(N.races);
 }
 
 // -- paths: built only when a refusal needs one -----------------------------------------------
@@ -273,6 +290,11 @@ std::string get_str(PyObject* o, const Path& at) {
 
 template <class V>
 auto get_enum(PyObject* o, const Path& at, const V& vocab) {
+    using E = decltype(*vocab.find(""));
+    const auto& known = g_vocab_objects<V>;
+    for (std::size_t i = 0; i < known.size(); ++i) {
+        if (known[i] == o) return static_cast<std::remove_cvref_t<E>>(i);
+    }
     if (PyUnicode_Check(o)) {
         Py_ssize_t size = 0;
         const char* data = PyUnicode_AsUTF8AndSize(o, &size);
@@ -332,6 +354,13 @@ class Fields {
 public:
     Fields(PyObject* o, const Path& at, const char* type) : o_(o), at_(at), type_(type) {
         if (!PyDict_Check(o)) bad(at, std::string("expected an object for ") + type + ", got " + quote(o));
+        // Exact str keys only, so that the lookups below never run Python code (a key's own
+        // __eq__ could change the document while the reader holds borrowed references).
+        PyObject *k, *v;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(o, &pos, &k, &v)) {
+            if (!PyUnicode_CheckExact(k)) bad(at, "field name " + quote(k) + " is not text");
+        }
     }
     PyObject* optional(PyObject* key) {
         PyObject* v = PyDict_GetItemWithError(o_, key);
