@@ -10,7 +10,9 @@ decision of ``--games`` games; each timed loop cycles through them. Rows:
 * round trip ``to_dict`` + ``from_dict``: the reference ``Battle.from_dict(b.to_dict())``
   (with its ``check_battle``; ``check=False`` as a second row) and the native
   ``battle_from_dict(b.to_dict())`` (with its mirrored checks, and ``check=False``);
-* the native halves apart (``to_dict`` only, ``from_dict`` only), and the JSON text round trip
+* the native halves apart (``to_dict`` only, ``from_dict`` only), with a floor for
+  ``to_dict``: ``pickle.loads`` of the same document builds the same Python objects from a
+  binary format; and the JSON text round trip
   (``json.dumps`` of the native ``to_dict`` and ``json.loads`` before the native
   ``from_dict``) for a caller that holds text.
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import statistics
 import time
 from collections.abc import Callable
@@ -82,6 +85,7 @@ def main() -> None:
     docs = [b.to_dict() for b in ref]
     nat = [native.battle_from_dict(d) for d in docs]
     texts = [json.dumps(d) for d in docs]
+    pickles = [pickle.dumps(d, protocol=5) for d in docs]
     for d, n in zip(docs, nat, strict=True):
         assert n.to_dict() == d and n.clone().to_dict() == d
     limits, core = native.LIMITS, native.core
@@ -98,6 +102,8 @@ def main() -> None:
         ("round trip", "native from_dict(to_dict(), check=False)",
          lambda b: core.Battle.from_dict(b.to_dict(), limits, False), nat),
         ("half", "native to_dict()", lambda b: b.to_dict(), nat),
+        ("half", "floor: pickle.loads of the document (the same Python objects)",
+         pickle.loads, pickles),
         ("half", "native from_dict(dict) (mirrored checks)",
          lambda d: core.Battle.from_dict(d, limits, True), docs),
         ("text", "native from_dict(json.loads(json.dumps(to_dict())))",

@@ -258,3 +258,18 @@ def test_an_int_where_a_float_is_wanted_is_written_back_as_a_float() -> None:
     native = nnq.battle_from_dict(data).to_dict()
     assert type(native["mechs"]["0"]["heading"]) is float
     assert same(Battle.from_dict(data).to_dict(), native) is None
+
+
+def test_the_fields_random_games_rarely_reach_round_trip_too() -> None:
+    """Flames, wrecks, the once-per-mission flags, well-lit areas and weather, set by hand."""
+    data = next(skirmish_states(1))[1]
+    data["flames"] = [[[1.0, 2.5], [3.0, 4.0]]]
+    data["wrecks"] = [[5.0, 6.25]]
+    data["battlefield"]["inclement_weather"] = True
+    data["battlefield"]["night"] = True
+    data["battlefield"]["features"][0]["well_lit"] = True
+    mech = data["mechs"]["0"]
+    mech.update(resilient_used=True, hard_as_nails_used=True, flamer_fired_turn=True,
+                lucky_used=True, prone=True, moved=2.5)  # fmt: skip
+    Battle.from_dict(data)  # a valid state for the reference
+    check_round_trip("hand-set fields", data)
