@@ -31,7 +31,11 @@ import numpy as np
 from wargym.native import _core
 from wargym.rules.no_quarter.battle import validity
 from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Body
-from wargym.rules.no_quarter.battlefield.terrain_tables import SightConfig, sight_config
+from wargym.rules.no_quarter.battlefield.terrain_tables import (
+    SightConfig,
+    sight_config,
+    terrain_config,
+)
 from wargym.rules.no_quarter.sight_movement.sight import Sight
 
 core: Any = _core.no_quarter
@@ -100,8 +104,9 @@ MAX_JSON_DEPTH = 64
 """Deepest nesting the native state reads in its plain-JSON parts (frames, np, mission): a
 native bound, so that hostile data cannot exhaust the C++ stack. The engine writes 4 or less."""
 
-LIMITS: Any = core.StateLimits(validity, MAX_JSON_DEPTH)
-"""The bounds of :mod:`~.validity` (``MAX_MECHS``, ...) as the native state reads them."""
+LIMITS: Any = core.StateLimits(validity, terrain_config(), MAX_JSON_DEPTH)
+"""The bounds of :mod:`~.validity` (``MAX_MECHS``, ...) and the building table of
+:func:`~.terrain_tables.terrain_config` (sizes, armour ratings), as the native state reads them."""
 
 
 class NativeBattle(Protocol):

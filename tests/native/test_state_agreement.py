@@ -18,8 +18,10 @@ from __future__ import annotations
 import copy
 import dataclasses
 import os
+import sys
 import typing
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, get_args
 
 import numpy as np
@@ -29,10 +31,14 @@ from wargym.native import no_quarter as nnq
 from wargym.rules.dice import RandomDice
 from wargym.rules.no_quarter.battle import actions, game, state, validity
 from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battlefield.terrain_tables import terrain_config
 from wargym.rules.no_quarter.forces import vocab
 from wargym.rules.no_quarter.forces.data import RulesOptions
 from wargym.rules.no_quarter.forces.setup import new_skirmish
 from wargym.rules.no_quarter.mission.mission_play import new_mission
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _state_compare import same  # noqa: E402
 
 GAMES = int(os.environ.get("WARGYM_STATE_GAMES", "24"))
 MAX_DECISIONS = 250
@@ -100,31 +106,6 @@ def mission_states(seed: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
                 break
             legal = game.legal_actions(battle)
             game.play(battle, legal[int(rng.integers(len(legal)))], dice)
-
-
-def same(a: Any, b: Any, where: str = "battle") -> str | None:
-    """Where ``a`` and ``b`` differ, types included (True != 1, 1 != 1.0); None if nowhere."""
-    if type(a) is not type(b):
-        return f"{where}: {type(a).__name__} {a!r} against {type(b).__name__} {b!r}"
-    if isinstance(a, dict):
-        if list(a) != list(b):
-            return f"{where}: keys {list(a)} against {list(b)}"
-        for k in a:
-            diff = same(a[k], b[k], f"{where}.{k}")
-            if diff:
-                return diff
-        return None
-    if isinstance(a, list):
-        if len(a) != len(b):
-            return f"{where}: {len(a)} items against {len(b)}"
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            diff = same(x, y, f"{where}[{i}]")
-            if diff:
-                return diff
-        return None
-    if isinstance(a, float) and (a != b or str(a) != str(b)):
-        return f"{where}: {a!r} against {b!r}"
-    return None if a == b else f"{where}: {a!r} against {b!r}"
 
 
 def check_round_trip(label: str, data: dict[str, Any]) -> None:
@@ -208,7 +189,7 @@ def test_the_vocabulary_is_the_reference_one() -> None:
 
 
 def test_the_limits_are_the_validity_ones() -> None:
-    limits = nnq.core.StateLimits(validity)
+    limits = nnq.core.StateLimits(validity, terrain_config())
     assert limits.max_json_depth == 64
     data = next(skirmish_states(1))[1]
     data["turn"] = validity.MAX_TURNS + 5
@@ -273,3 +254,17 @@ def test_the_fields_random_games_rarely_reach_round_trip_too() -> None:
                 lucky_used=True, prone=True, moved=2.5)  # fmt: skip
     Battle.from_dict(data)  # a valid state for the reference
     check_round_trip("hand-set fields", data)
+
+
+def test_a_hill_without_a_crest_gets_the_reference_default() -> None:
+    """Feature.__post_init__ puts a left-out hill crest on the long centre line."""
+    data = next(skirmish_states(1))[1]
+    hills = [f for f in data["battlefield"]["features"] if f["kind"] == "hill"]
+    assert hills
+    for hill in hills:
+        hill["crest"] = None
+    reference = Battle.from_dict(data).to_dict()
+    native = nnq.battle_from_dict(data).to_dict()
+    assert same(reference, native) is None, same(reference, native)
+    kinds = native["battlefield"]["features"]
+    assert all(f["crest"] is not None for f in kinds if f["kind"] == "hill")

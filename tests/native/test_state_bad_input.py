@@ -19,6 +19,7 @@ from wargym.native.errors import NativeStateError, NativeTypeError
 from wargym.rules.dice import RandomDice
 from wargym.rules.errors import StateError
 from wargym.rules.no_quarter.battle import validity
+from wargym.rules.no_quarter.battlefield.terrain_tables import terrain_config
 from wargym.rules.no_quarter.forces.setup import new_skirmish
 
 HUGE = "x" * 100_000
@@ -71,6 +72,11 @@ def fingerprint(d: dict[str, Any]) -> tuple[str, list[Any]]:
     frames = d["frames"]
     parts = [id(frames)] + [(id(f), list(f) if isinstance(f, dict) else f) for f in frames]
     return rest, parts
+
+
+def feature(d: dict[str, Any], kind: str) -> dict[str, Any]:
+    """The first feature of ``kind`` on the table of ``d``."""
+    return next(f for f in d["battlefield"]["features"] if f["kind"] == kind)
 
 
 def mech0(d: dict[str, Any]) -> dict[str, Any]:
@@ -242,6 +248,36 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
         setter("battlefield", "features", 0, "x1", value=500.0),
         "battle.battlefield.features[0]",
     ),
+    (
+        "a feature with x1 below x0",
+        lambda d: feature(d, "rough").update(x1=feature(d, "rough")["x0"] - 1.0),
+        "battle.battlefield.features",
+    ),
+    (
+        "a building larger than the table's largest",
+        lambda d: feature(d, "building").update(x0=0.0, x1=30.0),
+        "battle.battlefield.features",
+    ),
+    (
+        "a building armour that is no rating",
+        lambda d: feature(d, "building").update(building_armor=7),
+        "battle.battlefield.features",
+    ),
+    (
+        "armour on rough ground",
+        lambda d: feature(d, "rough").update(building_armor=2),
+        "battle.battlefield.features",
+    ),
+    (
+        "a crest on rough ground",
+        lambda d: feature(d, "rough").update(crest=[[1.0, 1.0], [2.0, 2.0]]),
+        "battle.battlefield.features",
+    ),
+    (
+        "a crest outside its hill",
+        lambda d: feature(d, "hill").update(crest=[[0.0, 0.0], [0.5, 0.5]]),
+        "battle.battlefield.features",
+    ),
     ("a table of width 0", setter("battlefield", "width", value=0), "battle.battlefield.width"),
     ("a table of 1e6 inches", setter("battlefield", "width", value=1e6), "battle.battlefield"),
     (
@@ -307,7 +343,9 @@ def test_bad_arguments_to_from_dict_are_typed_errors() -> None:
     with pytest.raises(NativeTypeError, match="check"):
         nnq.core.Battle.from_dict(GOOD, nnq.LIMITS, 1)
     with pytest.raises(NativeTypeError, match="validity"):
-        nnq.core.StateLimits(object())
+        nnq.core.StateLimits(object(), terrain_config())
+    with pytest.raises(NativeTypeError, match="terrain"):
+        nnq.core.StateLimits(validity, object())
 
 
 def test_a_refused_document_leaves_an_earlier_battle_usable() -> None:

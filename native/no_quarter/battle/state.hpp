@@ -177,8 +177,8 @@ struct Battle {
     const Mech* mech(std::int64_t id) const;
 };
 
-// The bounds of validity.py (MAX_MECHS, ...), handed in by the Python glue: the C++ holds
-// no second copy of them. max_json_depth bounds the nesting of frames/np/mission (a native
+// The bounds of validity.py (MAX_MECHS, ...) and the building table of terrain_config(),
+// handed in by the Python glue: the C++ holds no second copy of them. max_json_depth bounds the nesting of frames/np/mission (a native
 // limit: deeper data is refused before it can exhaust the stack).
 struct StateLimits {
     std::int64_t max_mechs = 0;
@@ -194,6 +194,10 @@ struct StateLimits {
     std::vector<std::string> edges;
     std::vector<Location> limbs;
     std::int64_t max_json_depth = 0;
+    // terrain_tables.terrain_config(), which Feature.__post_init__ reads (§19.4.1, §19.4.2)
+    double building_max_w = 0.0;
+    double building_max_h = 0.0;
+    std::vector<std::int64_t> building_ratings;
 };
 
 // validity.check_battle's checks of values and references (ranges, ids that resolve, sizes),

@@ -135,12 +135,12 @@ void bind_state(nb::module_& g) {
     g.attr("STATE_VERSION") = nq::kStateVersion;
     g.def("vocabulary", &vocabulary,
           "Every enum and option choice the native state knows, by Python type or field name.");
-    nb::class_<nq::StateLimits>(g, "StateLimits", "validity.py's bounds, handed to the native state.")
+    nb::class_<nq::StateLimits>(g, "StateLimits", "validity.py's bounds and terrain_config()'s building table, for the native state.")
         .def("__init__",
-             [](nq::StateLimits* self, nb::handle validity, nb::handle depth) {
-                 new (self) nq::StateLimits(make_limits(validity, depth));
+             [](nq::StateLimits* self, nb::handle validity, nb::handle terrain, nb::handle depth) {
+                 new (self) nq::StateLimits(make_limits(validity, terrain, depth));
              },
-             "validity"_a.none(), "max_json_depth"_a.none() = 64)
+             "validity"_a.none(), "terrain"_a.none(), "max_json_depth"_a.none() = 64)
         .def_prop_ro("max_json_depth", [](const nq::StateLimits& l) { return l.max_json_depth; });
     nb::class_<Battle>(g, "Battle", "A No Quarter battle state (rules.no_quarter.battle.state.Battle).")
         .def_static(

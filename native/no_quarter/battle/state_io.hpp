@@ -151,8 +151,9 @@ inline std::string quote(PyObject* o) { return short_repr(nb::handle(o)); }
 // The reader (state_reader.cpp) and the writer (state_writer.cpp).
 Battle from_dict(PyObject* o, const nq::StateLimits& limits, bool check);
 PyObject* to_dict(const Battle& b);
-// validity.py's bounds read from the module handed in (state_reader.cpp).
-nq::StateLimits make_limits(nb::handle src, nb::handle depth);
+// validity.py's bounds and terrain_config()'s building table, read from what the glue hands
+// in (state_reader.cpp).
+nq::StateLimits make_limits(nb::handle src, nb::handle terrain, nb::handle depth);
 // A new reference, or the pending Python error thrown as nb::python_error.
 PyObject* ok(PyObject* o);
 

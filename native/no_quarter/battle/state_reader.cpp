@@ -13,6 +13,7 @@
 #include <string>
 #include <tuple>
 
+#include "../sight_movement/geometry.hpp"
 #include "state_io.hpp"
 
 namespace state_io {
@@ -212,7 +213,9 @@ Json get_json_object(PyObject* o, const Path& at, std::int64_t depth) {
 }
 
 // -- records ----------------------------------------------------------------------------------
-nq::Feature get_feature(PyObject* o, const Path& at, const nq::Battlefield& bf) {
+// terrain.py Feature.__post_init__ and Battlefield.__post_init__'s checks of one feature.
+nq::Feature get_feature(PyObject* o, const Path& at, const nq::Battlefield& bf,
+                        const nq::StateLimits& limits) {
     Fields f(o, at, "Feature");
     nq::Feature out;
     out.kind = get_enum(f.required(K.kind), at / "kind", nq::kTerrain);
@@ -230,15 +233,47 @@ nq::Feature get_feature(PyObject* o, const Path& at, const nq::Battlefield& bf) 
     }
     if (PyObject* v = f.optional(K.well_lit)) out.well_lit = get_bool(v, at / "well_lit");
     f.finish({K.kind, K.x0, K.y0, K.x1, K.y1, K.building_armor, K.crest, K.well_lit});
-    // terrain.py Battlefield.__post_init__: a feature lies on the table (1e-9 slack)
-    constexpr double slack = 1e-9;
+    if (!(out.x0 < out.x1)) bad(at / "x1", "must exceed x0");
+    if (!(out.y0 < out.y1)) bad(at / "y1", "must exceed y0");
+    constexpr double slack = 1e-9;  // the reference's tolerance in these checks
+    if (out.kind == nq::Terrain::building) {
+        if (out.x1 - out.x0 > limits.building_max_w + slack || out.y1 - out.y0 > limits.building_max_h + slack) {
+            bad(at, "building larger than the table's largest (19.4.1)");
+        }
+        const auto& r = limits.building_ratings;
+        if (out.building_armor != 0 && std::find(r.begin(), r.end(), out.building_armor) == r.end()) {
+            bad(at / "building_armor", std::to_string(out.building_armor) + " is not 0 or a rating");
+        }
+    } else if (out.building_armor != 0) {
+        bad(at / "building_armor", "only buildings have armour");
+    }
+    if (out.kind == nq::Terrain::hill) {
+        if (!out.crest) {  // Feature._default_crest: the long centre line
+            if (out.x1 - out.x0 >= out.y1 - out.y0) {
+                const double ym = (out.y0 + out.y1) / 2.0;
+                out.crest = std::make_pair(nq::Point{out.x0, ym}, nq::Point{out.x1, ym});
+            } else {
+                const double xm = (out.x0 + out.x1) / 2.0;
+                out.crest = std::make_pair(nq::Point{xm, out.y0}, nq::Point{xm, out.y1});
+            }
+        }
+        for (const nq::Point p : {out.crest->first, out.crest->second}) {
+            if (nq::point_rect_distance(p, out.x0, out.y0, out.x1, out.y1) > slack) {
+                bad(at / "crest", "a point lies outside the hill");
+            }
+        }
+    } else if (out.crest) {
+        bad(at / "crest", "only hills have a crest");
+    }
+    // Battlefield.__post_init__: a feature lies on the table
     if (out.x0 < -slack || out.y0 < -slack || out.x1 > bf.width + slack || out.y1 > bf.height + slack) {
         bad(at, "lies partly off the table");
     }
     return out;
 }
 
-std::shared_ptr<const nq::Battlefield> get_battlefield(PyObject* o, const Path& at) {
+std::shared_ptr<const nq::Battlefield> get_battlefield(PyObject* o, const Path& at,
+                                                       const nq::StateLimits& limits) {
     Fields f(o, at, "Battlefield");
     auto out = std::make_shared<nq::Battlefield>();
     for (auto [key, name, slot] : {std::tuple{K.width, "width", &out->width},
@@ -252,7 +287,7 @@ std::shared_ptr<const nq::Battlefield> get_battlefield(PyObject* o, const Path& 
     if (PyObject* v = f.optional(K.inclement_weather)) out->inclement_weather = get_bool(v, at / "inclement_weather");
     if (PyObject* v = f.optional(K.features)) {
         out->features = list_of(v, at / "features", [&](PyObject* item, const Path& p) {
-            return get_feature(item, p, *out);
+            return get_feature(item, p, *out, limits);
         });
     }
     f.finish({K.width, K.height, K.features, K.night, K.inclement_weather});
@@ -450,7 +485,7 @@ Battle from_dict(PyObject* o, const nq::StateLimits& limits, bool check) {
     }
     Battle b;
     const std::int64_t depth = limits.max_json_depth;
-    b.battlefield = get_battlefield(f.required(K.battlefield), root / "battlefield");
+    b.battlefield = get_battlefield(f.required(K.battlefield), root / "battlefield", limits);
     b.options = get_options(f.required(K.options), root / "options");
     {
         PyObject* mechs = f.required(K.mechs);
@@ -541,7 +576,7 @@ std::int64_t limit_int(nb::handle src, const char* name) {
     return integer(src.attr(name), std::string("validity.") + name, 0, std::numeric_limits<std::int64_t>::max());
 }
 
-nq::StateLimits make_limits(nb::handle src, nb::handle depth) {
+nq::StateLimits make_limits(nb::handle src, nb::handle terrain, nb::handle depth) {
     nq::StateLimits l;
     l.max_mechs = limit_int(src, "MAX_MECHS");
     l.max_table = real(src.attr("MAX_TABLE"), "validity.MAX_TABLE");
@@ -561,6 +596,17 @@ nq::StateLimits make_limits(nb::handle src, nb::handle depth) {
         l.limbs.push_back(get_enum(limb.attr("value").ptr(), root / "LIMBS", nq::kLocation));
     }
     l.max_json_depth = integer(depth, "max_json_depth", 1, 1000);
+    if (!PyObject_HasAttrString(terrain.ptr(), "building_max_size") ||
+        !PyObject_HasAttrString(terrain.ptr(), "building_armor")) {
+        wrong_type("terrain", "a terrain_tables.TerrainConfig", terrain);
+    }
+    nb::object size = nb::steal(ok(PySequence_List(terrain.attr("building_max_size").ptr())));
+    const Path t{nullptr, "terrain"};
+    if (PyList_GET_SIZE(size.ptr()) != 2) bad(t / "building_max_size", "expected (width, height)");
+    l.building_max_w = get_float(PyList_GET_ITEM(size.ptr(), 0), t / "building_max_size");
+    l.building_max_h = get_float(PyList_GET_ITEM(size.ptr(), 1), t / "building_max_size");
+    nb::object ratings = nb::steal(ok(PySequence_List(terrain.attr("building_armor").attr("values")().ptr())));
+    l.building_ratings = list_of(ratings.ptr(), t / "building_armor", get_int);
     return l;
 }
 
