@@ -7,8 +7,8 @@ copied and edited preset fails early and clearly. Command-line flags override pr
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
+import sys
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import yaml
+
+from wargym.cli_args import one_line
+from wargym.rules.errors import short_repr
 
 T = TypeVar("T")
 
@@ -111,49 +114,152 @@ def load_preset(cls: type[T], path: str | Path) -> T:
     return args_from_mapping(cls, data, where)
 
 
-def parse_args(cls: type[T], argv: Sequence[str] | None = None, description: str = "") -> T:
-    """``--config preset.yaml`` plus one ``--field value`` flag per ``Args`` field.
+CONFIG_HELP = (
+    "--config PATH: YAML preset whose keys are the options below (default: none); flags "
+    "given with it override the preset's values."
+)
+"""How ``--config`` shows in every training script's help."""
 
-    Values of flags are parsed as YAML scalars/lists/mappings (``--smoke true``); list fields
-    take several values (``--agents random rules``, ``--net-arch 64 64``) or one YAML list
-    (``--net-arch "[64, 64]"``); a bare boolean flag (``--smoke``) means true.
-    """
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--config", help="YAML preset (keys: Args fields)")
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
-    hints = _field_types(cls)
-    for f in fields:
-        flag = "--" + f.name.replace("_", "-")
-        if typing.get_origin(hints[f.name]) in (list, tuple):
-            parser.add_argument(flag, dest=f.name, nargs="+", default=None)
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _split_config(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``--config PATH`` (or ``--config=PATH``) taken out of ``argv``; the rest in order."""
+    config: str | None = None
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        if token == "--config":
+            if i + 1 >= len(argv):
+                raise ConfigError("command line: --config needs a YAML preset path")
+            config, i = argv[i + 1], i + 2
+            continue
+        if token.startswith("--config="):
+            config = token.split("=", 1)[1]
         else:
-            parser.add_argument(flag, dest=f.name, nargs="?", const="true", default=None)
-    ns = parser.parse_args(argv)
-    base: dict[str, Any] = {}
-    if ns.config:
-        preset = load_preset(cls, ns.config)
-        base = {f.name: getattr(preset, f.name) for f in fields}
-    overrides: dict[str, Any] = {}
-    for f in fields:
-        raw = getattr(ns, f.name)
-        if isinstance(raw, list):
-            if len(raw) == 1 and raw[0].lstrip().startswith("["):
-                raw = raw[0]
-            else:
-                inner = typing.get_args(hints[f.name])
-                keep = bool(inner) and inner[0] is str
-                overrides[f.name] = [t if keep else yaml.safe_load(t) for t in raw]
-                continue
-        if raw is not None:
+            rest.append(token)
+        i += 1
+    return config, rest
+
+
+def _legacy_flags(cls: type[Any], argv: list[str]) -> list[str]:
+    """The value forms of the pre-tyro parser, in tyro's spelling.
+
+    ``--smoke true`` / ``--alternate false`` become ``--smoke`` / ``--no-alternate``, and a
+    list given as one YAML list (``--net-arch "[64, 64]"``) becomes its items.
+    """
+    hints = _field_types(cls)
+    kinds = {"--" + name.replace("_", "-"): hint for name, hint in hints.items()}
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        flag, eq, inline = token.partition("=")
+        hint = kinds.get(flag)
+        value = inline if eq else (argv[i + 1] if i + 1 < len(argv) else None)
+        step = 1 if eq else 2
+        if hint is bool and value is not None and value.lower() in _TRUE + _FALSE:
+            out.append(flag if value.lower() in _TRUE else "--no-" + flag[2:])
+            i += step
+            continue
+        is_list = typing.get_origin(hint) in (list, tuple)
+        if is_list and value is not None and value.lstrip().startswith("["):
             try:
-                overrides[f.name] = yaml.safe_load(raw)
+                items = yaml.safe_load(value)
             except yaml.YAMLError as exc:
-                raise ConfigError(f"--{f.name}: cannot parse {raw!r}: {exc}") from exc
-            if (
-                isinstance(overrides[f.name], str | int | float)
-                and _field_types(cls)[f.name] is str
-            ):
-                overrides[f.name] = str(raw)
-    return args_from_mapping(
-        cls, {**base, **overrides}, "command line" if not ns.config else ns.config
-    )
+                raise ConfigError(f"command line: {flag}: not a YAML list: {exc}") from None
+            if not isinstance(items, list):
+                raise ConfigError(f"command line: {flag}: not a YAML list")
+            out.extend([flag, *(str(v) for v in items)])
+            i += step
+            continue
+        out.append(token)
+        i += 1
+    return out
+
+
+def _yaml_mapping(text: str) -> dict[str, Any]:
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ValueError(f"not a YAML mapping: {one_line(str(exc), 120)}") from None
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a YAML mapping like '{{key: value}}', got {short_repr(value)}")
+    return value
+
+
+def _registry() -> Any:
+    """Tyro rules of the training flags: ``dict[str, Any]`` fields read one YAML mapping."""
+    import tyro
+
+    registry = tyro.constructors.ConstructorRegistry()
+
+    @registry.primitive_rule
+    def _mapping(info: Any) -> Any:
+        if info.type_origin not in (dict, Mapping) and info.type not in (dict, Mapping):
+            return None
+        return tyro.constructors.PrimitiveConstructorSpec(
+            nargs=1,
+            metavar="YAML",
+            instance_from_str=lambda args: _yaml_mapping(args[0]),
+            is_instance=lambda value: isinstance(value, dict),
+            str_from_instance=lambda value: [
+                yaml.safe_dump(value, default_flow_style=True, width=10**6).strip()
+            ],
+        )
+
+    return registry
+
+
+def parse_args(
+    cls: type[T],
+    argv: Sequence[str] | None = None,
+    description: str = "",
+    prog: str | None = None,
+) -> T:
+    """``--config preset.yaml`` plus one ``--field value`` flag per ``Args`` field (tyro).
+
+    The help (``--help``) shows each field's docstring and default. Booleans are flags
+    (``--smoke`` / ``--no-smoke``; ``--smoke true`` still works), list fields take several
+    values (``--agents random rules``, ``--net-arch 64 64``, or one YAML list ``"[64, 64]"``),
+    mapping fields one YAML mapping (``--env-kwargs "{faction: star_army}"``).
+
+    Raises:
+        ConfigError: a bad preset, an unknown flag or a bad value (one line naming it).
+    """
+    from wargym.cli_args import UsageError, parse_cli
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    config, rest = _split_config(args)
+    default = load_preset(cls, config) if config else None
+    rest = _legacy_flags(cls, rest)
+    text = f"{description.rstrip()}\n\n{CONFIG_HELP}" if description else CONFIG_HELP
+    try:
+        return parse_cli(
+            cls,
+            rest,
+            prog=prog or Path(sys.argv[0]).name,
+            description=text,
+            default=default,
+            registry=_registry(),
+        )
+    except UsageError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def cli(cls: type[T], description: str = "", argv: Sequence[str] | None = None) -> T:
+    """:func:`parse_args` for a script's ``__main__``: a bad preset or flag exits 2.
+
+    The message is one line on stderr, without a traceback.
+    """
+    entry = sys.modules.get("wargym.agents.training_entry")
+    prog = getattr(entry, "PROG", None) or f"python -m training.{Path(sys.argv[0]).stem}"
+    try:
+        return parse_args(cls, argv, description, prog=prog)
+    except ConfigError as exc:
+        print(f"{prog}: error: {one_line(str(exc))}", file=sys.stderr)
+        raise SystemExit(2) from None

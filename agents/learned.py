@@ -13,8 +13,12 @@ when present (:func:`wargym.export_onnx.read_sidecar`, digests included), and a 
 ``env_kwargs`` may name hooks only by entry-point name (:mod:`wargym.agents.entry_points`);
 anything else is a ``SidecarError`` or ``CheckpointError`` naming the problem.
 
-Observations: the envs hand agents the ``observation`` part of their Dict observation; a
-policy trained on the whole Dict (``MultiInputPolicy``) gets it rebuilt with the mask.
+Observations: :meth:`LearnedAgent.act` takes the env's Dict observation as it comes (the
+mask inside it is used unless one is given) or its flat ``observation`` part; a policy
+trained on the whole Dict (``MultiInputPolicy``) gets it rebuilt with the mask.
+:meth:`LearnedAgent.make_env` builds the env the sidecar names; another env's observation
+(another width) is an :class:`~wargym.agents.onnx_runner.EnvMismatchError` naming the
+``env_kwargs`` the policy expects.
 """
 
 from __future__ import annotations
@@ -102,6 +106,7 @@ class LearnedAgent(SeededAgent):
     ) -> None:
         super().__init__(rng)
         self.path = Path(path)
+        self.allow = allow
         self.deterministic = deterministic
         if not self.path.is_file():
             raise FileNotFoundError(f"no policy file {self.path}")
@@ -142,12 +147,48 @@ class LearnedAgent(SeededAgent):
         )
         return int(np.prod(space.shape)), int(getattr(model.action_space, "n", 0)) or None
 
-    def act(self, observation: Any, action_mask: np.ndarray) -> int:
-        """The policy's choice among the indices ``action_mask`` allows."""
-        mask = np.asarray(action_mask).astype(bool)
+    def make_env(self, **overrides: Any) -> Any:
+        """The env the policy was trained on (its sidecar's ``env_id`` and ``env_kwargs``).
+
+        ``overrides`` are further ``gymnasium.make`` keywords (``max_turns=...``).
+
+        Raises:
+            EnvMismatchError: the policy file has no sidecar naming its env.
+        """
+        from wargym.agents.onnx_runner import make_env_from
+
+        return make_env_from(
+            self.meta.get("env_id"), self.meta.get("env_kwargs") or {}, self.allow, **overrides
+        )
+
+    def act(self, observation: Any, action_mask: Any = None) -> int:
+        """The policy's choice among the indices ``action_mask`` allows.
+
+        ``observation`` is what the env hands out (its Dict observation, whose
+        ``action_mask`` is used when none is given) or the flat ``observation`` part.
+
+        Raises:
+            EnvMismatchError: the observation or mask has another width than the policy's
+                (another env, or other ``env_kwargs``: the message names the ones expected).
+            ValueError: no mask, or a mask that allows no action.
+        """
+        from wargym.agents.onnx_runner import EnvMismatchError, env_hint, split_observation
+
+        observation, action_mask = split_observation(observation, action_mask)
+        mask = np.asarray(action_mask).astype(bool).reshape(-1)
+        obs = np.asarray(observation, dtype=np.float32).reshape(1, -1)
+        obs_width, n_actions = self.widths
+        hint = env_hint(self.meta.get("env_id"), self.meta.get("env_kwargs"))
+        if obs_width is not None and obs.shape[1] != obs_width:
+            raise EnvMismatchError(
+                f"observation has {obs.shape[1]} values; the policy reads {obs_width} ({hint})"
+            )
+        if n_actions is not None and mask.size != n_actions:
+            raise EnvMismatchError(
+                f"action_mask has {mask.size} values; expected {n_actions} ({hint})"
+            )
         if not mask.any():
             raise ValueError("the action mask allows no action")
-        obs = np.asarray(observation, dtype=np.float32).reshape(1, -1)
         if self._session is not None:
             feed = {"observation": obs, "action_mask": mask.astype(np.float32)[None]}
             if not self.deterministic:

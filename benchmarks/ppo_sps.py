@@ -12,12 +12,14 @@ rollout buffer and PPO updates together -- on:
 Every run uses the preset's policy network (separate actor and critic MLPs of ``net_arch``,
 ``activation``) and PPO hyper-parameters, ``device="cpu"``, each env under a ``Monitor`` as
 ``training/ppo_masked.py`` builds it. For each env, vector env (``DummyVecEnv`` with one env,
-``SubprocVecEnv`` with ``--n-envs``) and ``torch.set_num_threads`` value, a fresh model first
+``SubprocVecEnv`` with ``--n-envs``; ``batch``: the skirmish as one ``BatchVecEnv`` of
+``--n-envs`` battles, agents/sb3_vec.py, under ``VecMonitor``, the other envs as a
+``DummyVecEnv`` of as many copies) and ``torch.set_num_threads`` value, a fresh model first
 learns ``--warmup`` steps (at least one rollout), then ``--steps`` more are timed. SB3 always
 finishes a rollout, so the counted steps are rounded up to whole rollouts. The rollout part
 (env steps and policy forward passes) and the update part are timed apart with a callback.
 
-Run: ``python benchmarks/ppo_sps.py [--envs skirmish,...] [--vec dummy,subproc]
+Run: ``python benchmarks/ppo_sps.py [--envs skirmish,...] [--vec dummy,subproc,batch]
 [--threads 1,2] [--steps N] [--rounds R] [--json out.json] [--md out.md]``
 """
 
@@ -44,6 +46,8 @@ ENVS: dict[str, tuple[str, dict[str, Any] | None]] = {
     "starship_combat": ("wargym/StarshipCombat-Duel-v0", {}),
 }
 """Benchmark name -> (Gymnasium id, keyword arguments)."""
+BATCHED = ("skirmish",)
+"""Envs that ``--vec batch`` steps through one ``BatchVecEnv`` (the others: ``DummyVecEnv``)."""
 TARGETS: dict[str, float] = {"skirmish": 1_000.0}
 """Issue 9's targets, in training steps per second."""
 HYPER = ("n_steps", "batch_size", "n_epochs", "learning_rate", "gamma", "gae_lambda")
@@ -64,6 +68,17 @@ def make_env(env_id: str, env_kwargs: dict[str, Any], seed: int) -> Any:
         return Monitor(env)
 
     return thunk
+
+
+def batch_vec_env(n_envs: int, seed: int, env_kwargs: dict[str, Any]) -> Any:
+    """``BatchVecEnv`` (agents/sb3_vec.py: one batch call steps every env) under VecMonitor."""
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    import wargym.envs  # noqa: F401 - registers the ids
+    from wargym.agents.envspecs import resolve_callables
+    from wargym.agents.sb3_vec import BatchVecEnv
+
+    return VecMonitor(BatchVecEnv(n_envs, seed, **resolve_callables(env_kwargs)))
 
 
 class Phases(BaseCallback):
@@ -104,7 +119,10 @@ def run_one(
     copies = 1 if vec == "dummy" else n_envs
     thunks = [make_env(env_id, env_kwargs, hyper["seed"] + i) for i in range(copies)]
     t_make = time.perf_counter()
-    venv = SubprocVecEnv(thunks) if vec == "subproc" else DummyVecEnv(thunks)
+    if vec == "batch" and name in BATCHED:
+        venv = batch_vec_env(n_envs, hyper["seed"], env_kwargs)
+    else:  # "batch" of an env without a batched form: DummyVecEnv of as many copies
+        venv = SubprocVecEnv(thunks) if vec == "subproc" else DummyVecEnv(thunks)
     venv.seed(hyper["seed"])
     make_seconds = time.perf_counter() - t_make
     try:
@@ -244,8 +262,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Parse arguments, measure, print the table and write the requested files."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--envs", default=",".join(ENVS), help=f"some of {', '.join(ENVS)}")
-    parser.add_argument("--vec", default="dummy,subproc", help="dummy and/or subproc")
-    parser.add_argument("--n-envs", type=int, default=2, help="env copies of SubprocVecEnv")
+    parser.add_argument(
+        "--vec", default="dummy,subproc", help="some of dummy, subproc, batch (BatchVecEnv)"
+    )
+    parser.add_argument(
+        "--n-envs", type=int, default=2, help="env copies of SubprocVecEnv and batch"
+    )
     parser.add_argument("--threads", default="1", help="torch.set_num_threads values")
     parser.add_argument("--steps", type=int, default=4096, help="timed steps per run")
     parser.add_argument("--warmup", type=int, default=0, help="warm-up steps (0: one rollout)")
@@ -261,8 +283,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if name not in ENVS:
             parser.error(f"unknown env {name!r}; one of {', '.join(ENVS)}")
     for vec in vecs:
-        if vec not in ("dummy", "subproc"):
-            parser.error(f"unknown vec env {vec!r}; dummy or subproc")
+        if vec not in ("dummy", "subproc", "batch"):
+            parser.error(f"unknown vec env {vec!r}; dummy, subproc or batch")
     hyper = load_hyper(
         args.config, args.seed, {"n_steps": args.n_steps, "batch_size": args.batch_size}
     )

@@ -22,8 +22,19 @@ Naming and versioning (as Pgx does):
   opponent; ``Skirmish``, ``Patrol``, ``Attack``, ``Defend``: No Quarter against the rules'
   non-player side). Other set-ups of the same env (fleets, squadrons, ...) are keyword arguments of
   ``make`` (``scenario="fleet"``), not new ids.
-* PettingZoo names are ``<system>_vN`` (snake case); :data:`PETTINGZOO_ENVS` maps each to the
-  module whose ``env(**kwargs)`` (AEC) and ``parallel_env(**kwargs)`` (Parallel) build it.
+* PettingZoo names are ``<system>_vN`` (snake case) and modules of this package, as in
+  PettingZoo itself: ``from wargym.envs import no_quarter_v1`` (also ``pentagon_war_v0``,
+  ``starship_combat_v0``), then ``no_quarter_v1.env(**kwargs)`` (AEC) or
+  ``no_quarter_v1.parallel_env(**kwargs)`` (Parallel). :data:`PETTINGZOO_ENVS` maps each
+  name to the module path that defines them (strings, so nothing is imported early);
+  :func:`pettingzoo_module` imports one.
+* ``gymnasium.make(id).action_masks()`` is the legal mask (:mod:`wargym.envs.masking`: the
+  registration puts a forwarding wrapper outermost, since gymnasium 1.x wrappers forward no
+  attributes); sb3-contrib's ``get_action_masks`` and ``MaskablePPO`` read the same.
+* ``gymnasium.make_vec(id, num_envs=N)`` of the No Quarter skirmish and mission ids
+  (:data:`GYM_VECTOR_ENVS`) is a batched vector env that steps all N battles in one call
+  (``wargym.envs.no_quarter.batch``); ``vectorization_mode="sync"`` or ``"async"`` still gives
+  gymnasium's own vector envs over single envs.
 * Any change of observations, actions, rewards or dynamics bumps ``vN`` and adds a line to the
   env module's ``## Version History``; the old version stays registered while it is supported.
   Refactors, speed-ups and new keyword options that keep the defaults do not bump it.
@@ -45,9 +56,12 @@ from types import ModuleType
 
 import gymnasium
 
+from wargym.envs.masking import WRAPPER_SPEC, SingleEnvWrappers
+
 __all__ = [
     "DEFAULT_MAX_EPISODE_STEPS",
     "GYM_ENVS",
+    "GYM_VECTOR_ENVS",
     "MAX_EPISODE_STEPS",
     "PETTINGZOO_ENVS",
     "SYSTEMS",
@@ -63,6 +77,13 @@ GYM_ENVS: dict[str, str] = {}
 """Every wargym Gymnasium id and its string entry point (``module:Class``)."""
 for _system in SYSTEMS:
     GYM_ENVS.update(getattr(importlib.import_module(f"{__name__}.{_system}"), "GYM_IDS", {}))
+
+GYM_VECTOR_ENVS: dict[str, str] = {}
+"""Ids with a batched ``vector_entry_point`` (``gymnasium.make_vec(id, num_envs=N)``)."""
+for _system in SYSTEMS:
+    GYM_VECTOR_ENVS.update(
+        getattr(importlib.import_module(f"{__name__}.{_system}"), "GYM_VECTOR_IDS", {})
+    )
 
 MAX_EPISODE_STEPS: dict[str, int] = {
     "wargym/PentagonWar-Duel-v0": 5_000,
@@ -96,10 +117,16 @@ def register_envs() -> list[str]:
     for env_id, entry_point in GYM_ENVS.items():
         if env_id in gymnasium.registry:
             continue
+        vector = GYM_VECTOR_ENVS.get(env_id)
         gymnasium.register(
             id=env_id,
             entry_point=entry_point,
+            vector_entry_point=vector,
             max_episode_steps=MAX_EPISODE_STEPS.get(env_id, DEFAULT_MAX_EPISODE_STEPS),
+            # action_masks() on make()'s output; make_vec's batched envs give their own
+            additional_wrappers=(WRAPPER_SPEC,)
+            if vector is None
+            else SingleEnvWrappers((WRAPPER_SPEC,)),
         )
         added.append(env_id)
     return added

@@ -355,8 +355,11 @@ def _per_agent(
 
 
 def info_from(where: str, value: Any, n: int) -> dict[str, Any]:
-    """A saved info dict: JSON data with an int8 ``action_mask`` of ``n`` entries."""
-    if not isinstance(value, dict) or not isinstance(value.get("events"), list):
+    """A saved info dict: JSON data with an int8 ``action_mask`` of ``n`` entries.
+
+    ``events`` is optional (No Quarter envs leave it out unless ``info_events=True``).
+    """
+    if not isinstance(value, dict) or not isinstance(value.get("events", []), list):
         raise StateError(f"{where}: expected an info with action_mask and events")
     return {**value, "action_mask": mask_from(f"{where}.action_mask", value.get("action_mask"), n)}
 

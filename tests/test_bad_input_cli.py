@@ -107,7 +107,11 @@ ROWS = [
     ("serve:port_range", ["serve", "--port", "70000"], ["--port", "70000"]),
     ("serve:max_bytes_zero", ["serve", "--max-bytes", "0", "--stdio"], ["--max-bytes", "0"]),
     ("serve:timeout_negative", ["serve", "--timeout", "-1", "--stdio"], ["--timeout", "-1"]),
-    ("serve:tier_without_model", ["serve", "--tier", "easy", "--stdio"], ["--tier"]),
+    (
+        "serve:tier_without_model",
+        ["serve", "--model", "none", "--tier", "easy", "--stdio"],
+        ["--tier"],
+    ),
     (
         "serve:missing_model",
         ["serve", "--model", "{tmp}/none.onnx", "--stdio"],
@@ -134,7 +138,37 @@ ROWS = [
     ("train:no_script", ["train"], ["ppo_masked"]),
     ("train:unknown_script", ["train", "nope"], ["nope"]),
     ("evaluate:unknown_flag", ["evaluate", "--bogus"], ["--bogus"]),
+    ("train:flag_value", ["train", "ppo_masked", "--seed", "x"], ["--seed", "'x'"]),
+    ("train:unknown_flag", ["train", "selfplay_ppo", "--bogus", "1"], ["--bogus"]),
+    (
+        "train:preset_unknown_key",
+        ["train", "ppo_masked", "--config", "{tmp}/keep.json"],
+        ["keep.json", "'a'"],
+    ),
+    ("train:config_without_path", ["train", "ppo_masked", "--config"], ["--config"]),
+    ("train:bad_list", ["train", "ppo_masked", "--net-arch", "[64,"], ["--net-arch", "YAML"]),
+    (
+        "train:mapping_flag",
+        ["train", "ppo_masked", "--env-kwargs", "[1]"],
+        ["--env-kwargs", "mapping"],
+    ),
+    ("evaluate:unknown_agent", ["evaluate", "--agents", "bogus", "rules"], ["--agents", "'bogus'"]),
+    ("evaluate:unknown_game", ["evaluate", "--game", "nope"], ["--game", "'nope'"]),
+    ("evaluate:games_zero", ["evaluate", "--games", "0"], ["--games", "0"]),
+    (
+        "evaluate:missing_policy",
+        ["evaluate", "--agents", "learned:{tmp}/none.onnx", "rules"],
+        ["--agents", "none.onnx"],
+    ),
+    (
+        "calibrate_tiers:flag_value",
+        ["train", "calibrate_tiers", "--games", "x"],
+        ["--games", "'x'"],
+    ),
 ]
+"""Rows of the commands of issue 20 (tyro) also print exactly one line (the others' own
+tests check theirs)."""
+ONE_LINE = ("wargym:", "campaign", "export-onnx:", "train:", "evaluate:", "calibrate_tiers:")
 
 
 @pytest.fixture
@@ -168,7 +202,11 @@ XFAIL: dict[str, str] = {}
     ],
 )
 def test_bad_command_line_exits_2_with_a_clear_message(
-    folder: Path, capsys: pytest.CaptureFixture[str], argv: list[str], words: list[str]
+    folder: Path,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+    argv: list[str],
+    words: list[str],
 ) -> None:
     args = [a.replace("{tmp}", str(folder)) for a in argv]
     before = _snapshot(folder)
@@ -179,6 +217,8 @@ def test_bad_command_line_exits_2_with_a_clear_message(
     err = capsys.readouterr().err
     assert code == 2, (code, err)
     assert "Traceback" not in err
+    if request.node.callspec.id.startswith(ONE_LINE):
+        assert len([line for line in err.splitlines() if line.strip()]) == 1, err
     for word in words:
         assert word in err, (word, err)
     after = _snapshot(folder)

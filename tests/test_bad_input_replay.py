@@ -575,14 +575,14 @@ def test_script_over_a_hostile_page_makes_only_its_own_nodes(
 RECORDING_DOM = Path(__file__).with_name("replay_fake_dom.js")
 
 
+@pytest.mark.browser  # tests/conftest.py: skipped without chromium, failed under .ci/run
 @pytest.mark.parametrize("system", ["hex", "nq"])
 def test_hostile_page_in_headless_chromium_runs_no_data(
     system: str, hex_replay: dict[str, Any], nq_replay: dict[str, Any], tmp_path: Path
 ) -> None:
     """With chromium: the poisoned page, every frame shown, marks neither body nor title."""
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    if browser is None:
-        pytest.skip("chromium (the Debian package) is not installed")
+    assert browser is not None  # the browser marker's gate ran first
     page = _poisoned_page(system, hex_replay, nq_replay, tmp_path)
     flags = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
              "--virtual-time-budget=2000", "--dump-dom"]  # fmt: skip

@@ -29,7 +29,7 @@ NOT_COPIED = {".git", "build", "dist", "tests", "training", "benchmarks", "runs"
 SKIP_PARTS = {"__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache", ".hypothesis"}
 # What ships from each folder: modules and stubs everywhere, and the data the code loads.
 DATA = {
-    "src/wargym": {".typed", ".json"},  # py.typed, server/schemas/*.json
+    "src/wargym": {".typed", ".json", ".html", ".js", ".css", ".svg"},  # + server/static
     "configs": {".yaml"},
     "agents": {".zip", ".onnx", ".json", ".md"},  # agents/models
     "native": {".pyi"},

@@ -37,6 +37,36 @@ class Args:
     out: str = ""
     """Report path (JSON); empty: print only."""
 
+    def __post_init__(self) -> None:
+        """Refuse a game, count or agent spec no match can use (the message names the flag)."""
+        from pathlib import Path
+
+        from wargym.agents.evaluation import AEC_MODULES
+        from wargym.rules.errors import short_repr
+
+        if self.game not in AEC_MODULES:
+            raise ValueError(f"--game {short_repr(self.game)}: one of {sorted(AEC_MODULES)}")
+        if self.games < 1 or self.seed < 0:
+            raise ValueError(f"--games must be >= 1 and --seed >= 0: {self.games}, {self.seed}")
+        if len(self.agents) < 2:
+            raise ValueError(f"--agents needs two specs or more, got {len(self.agents)}")
+        for spec in self.agents:
+            name, _, arg = spec.partition(":")
+            ok = name in ("random", "rules", "scripted") or (
+                self.game == "no_quarter" and name in ("heuristic", "shipped", "mcts")
+            )
+            if name == "mcts" and arg and not arg.isdecimal():
+                ok = False
+            if name == "learned":
+                if not arg or not Path(arg).is_file():
+                    raise ValueError(f"--agents {short_repr(spec)}: no policy file {arg!r:.80}")
+                ok = True
+            if not ok:
+                raise ValueError(
+                    f"--agents {short_repr(spec)}: not an agent spec for {self.game} (random, "
+                    "rules, heuristic, mcts[:budget], learned:<file>, shipped)"
+                )
+
 
 def main(args: Args) -> dict[str, Any]:
     from wargym.agents import evaluation as ev
@@ -64,6 +94,6 @@ def main(args: Args) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    from wargym.agents.config import parse_args
+    from wargym.agents.config import cli
 
-    main(parse_args(Args, description=__doc__ or ""))
+    main(cli(Args, description=__doc__ or ""))

@@ -161,6 +161,6 @@ def main(args: Args) -> dict[str, float]:
 
 
 if __name__ == "__main__":
-    from wargym.agents.config import parse_args
+    from wargym.agents.config import cli
 
-    main(parse_args(Args, description=__doc__ or ""))
+    main(cli(Args, description=__doc__ or ""))

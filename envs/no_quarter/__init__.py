@@ -18,7 +18,10 @@ observation "nq-obs-v3" and the event filter of the fog of war), :mod:`.mission_
 (the mission observation "nq-obs-v4"), :mod:`.campaign_encoding` (the campaign block and its
 actions); docs/encodings.md.
 
-``GYM_IDS`` and ``PETTINGZOO_MODULES`` are for registration by ``wargym.envs``.
+``gymnasium.make_vec(id, num_envs=N)`` of the skirmish and mission ids steps all N battles in
+one call (:mod:`.batch`, :mod:`.vector`).
+
+``GYM_IDS``, ``GYM_VECTOR_IDS`` and ``PETTINGZOO_MODULES`` are for registration by ``wargym.envs``.
 """
 
 GYM_IDS = {
@@ -29,6 +32,14 @@ GYM_IDS = {
     "wargym/NoQuarter-CestusV-v1": "wargym.envs.no_quarter.campaign_env:NoQuarterCampaignEnv",
 }
 """Gymnasium ids of this package and their entry points."""
+
+GYM_VECTOR_IDS = {
+    "wargym/NoQuarter-Skirmish-v1": "wargym.envs.no_quarter.vector:NoQuarterSkirmishVectorEnv",
+    "wargym/NoQuarter-Patrol-v1": "wargym.envs.no_quarter.vector:NoQuarterPatrolVectorEnv",
+    "wargym/NoQuarter-Attack-v1": "wargym.envs.no_quarter.vector:NoQuarterAttackVectorEnv",
+    "wargym/NoQuarter-Defend-v1": "wargym.envs.no_quarter.vector:NoQuarterDefendVectorEnv",
+}
+"""Batched ``vector_entry_point`` of the ids that have one (:mod:`.vector`, :mod:`.batch`)."""
 
 PETTINGZOO_MODULES = {"no_quarter_v1": "wargym.envs.no_quarter.aec"}
 """PettingZoo names and the modules exposing ``env(**kwargs)`` and ``parallel_env(**kwargs)``."""

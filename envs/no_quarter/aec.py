@@ -5,7 +5,8 @@ decision (a Star's Free Will, a defender's melee declaration, a free In Sight mo
 other side) hands the turn to the reacting side in the middle of the other's activation.
 Each agent observes from its own side only ("nq-obs-v3"); the mask of the agent that is not
 selected is all zero. Rewards are terminal (+1/-1/0), plus optional shaping terms. Spaces,
-illegal-action policies, ``info`` keys, rendering and replays are those of
+illegal-action policies, ``info`` keys (``info_events=True`` adds each side's visible
+``"events"``), rendering and replays are those of
 :class:`~wargym.envs.no_quarter.solo.NoQuarterSkirmishEnv`; under ``illegal_action=
 "terminate"`` the offender gets -1 and the other side 0, as in PettingZoo's classic envs.
 ``state()`` gives both sides' observations without fog of war, for centralised critics.
@@ -111,7 +112,7 @@ class NoQuarterAEC(HeadToHeadCore, AECEnv[str, dict[str, Any], int]):  # type: i
             return
         before, events = self._decide(action_index(action), agent)
         self.infos = self._infos(before, events, set())
-        self.rewards = self._rewards(self.infos)
+        self.rewards = self._rewards()
         if battle.over:
             self._end_all(truncated=False)
         self._accumulate_rewards()

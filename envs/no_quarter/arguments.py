@@ -193,7 +193,7 @@ def check_skirmish_config(
             )
     if "cell" in config:
         check_cell(config["cell"])
-    for key in ("action_features", "flatten", "mirror"):
+    for key in ("action_features", "flatten", "mirror", "info_events"):
         if key in config and not isinstance(config[key], bool):
             raise EnvArgumentError(f"{key} must be true or false, got {short_repr(config[key])}")
     battle = config.get("battle_options")

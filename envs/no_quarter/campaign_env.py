@@ -62,6 +62,7 @@ from .codec import ActionCodec
 from .encoding import filter_events, visible_enemies
 from .mission_encoding import MissionObservationEncoder, SightingOrder
 from .opponents import Agent, make_opponent
+from .render import campaign_rgb
 from .setup_log import visible_setup_events
 from .solo import FOG_UNSEEN_BASES, render_ansi
 
@@ -174,7 +175,7 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
     ``BattleOptions``), ``max_turns`` (turn limit of every mission), ``reward_shaping``,
     ``illegal_action`` ("noop", "raise", "terminate"), ``illegal_penalty``, ``max_mechs``,
     ``max_weapons``, ``max_buildings``, ``max_company``, ``max_spares``, ``cell``,
-    ``dice_factory`` (test hook), ``render_mode`` ("ansi"). Ranges (EnvArgumentError
+    ``dice_factory`` (test hook), ``render_mode`` ("ansi", "rgb_array"). Ranges (EnvArgumentError
     otherwise): :data:`.arguments.CAMPAIGN_BOUNDS` and ``cell`` 0.25..12.
 
     ## Snapshots
@@ -192,7 +193,7 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
       Lucky, Marksman) grow the layouts (nq-obs-v4 + nq-campaign-v1, nq-act-v2 + campaign block).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
     terminate_reward = -1.0
 
     def __init__(
@@ -532,12 +533,14 @@ class NoQuarterCampaignEnv(MaskedEnvMixin, gymnasium.Env[dict[str, Any], np.int6
             info["outcome"] = {"result": c.result, "reason": c.end_reason}
         return obs, info
 
-    def render(self) -> str | None:
-        """``ansi``: the battle (map and mechs) during a mission, else the roster summary."""
-        if self.render_mode != "ansi":
+    def render(self) -> str | np.ndarray | None:
+        """``ansi``: the battle during a mission, else the roster; ``rgb_array``: as an image."""
+        if self.render_mode not in ("ansi", "rgb_array"):
             return None
         g = self.game
         head = roster_text(g, self._slots())
+        if self.render_mode == "rgb_array":  # one frame size throughout (render.campaign_rgb)
+            return campaign_rgb(g.battle if g.stage == "battle" else None, head)
         if g.stage == "battle" and g.battle is not None:
             return head.split("\n", 2)[0] + "\n" + render_ansi(g.battle)
         return head

@@ -4,9 +4,13 @@
 (forces, pilots and a generated battlefield, or a mission's ``battle_factory``), the action
 codec and observation encoder wired to the battle options, the visibility filter (the events
 and enemies each side may know), the rewards (terminal and shaping terms), the step of one
-decision (:meth:`SkirmishCore._decide`), rendering and replays. The snapshot parts every
-battle env writes and reads (:func:`core_config`, :func:`core_state`, :func:`parse_core`,
-:func:`apply_core`) live here too; :mod:`.snapshots` builds the env snapshots on them.
+decision (:meth:`SkirmishCore._decide`), rendering and replays. Event dicts are built only
+when asked (``info_events=True``) or when a reward-shaping term needs them; otherwise the
+visibility filter keeps just the enemies-in-sight sets (:func:`.encoding.seen_after`) and the
+log keeps the ``Action`` objects until a replay or snapshot is written (docs/events.md).
+The snapshot parts every battle env writes and reads (:func:`core_config`,
+:func:`core_state`, :func:`parse_core`, :func:`apply_core`) live here too; :mod:`.snapshots`
+builds the env snapshots on them.
 
 This module imports no env module (``solo``, ``mission``, ``aec``, ``parallel``,
 ``head_to_head``, ``snapshots``, the campaign's); they import it, and
@@ -51,7 +55,7 @@ from wargym.rules.no_quarter.forces.vocab import Faction, Side
 from wargym.rules.serial import to_jsonable
 
 from .codec import ACTION_VERSION, ActionCodec, SlotsFn
-from .encoding import Markers, ObservationEncoder, filter_events, no_markers
+from .encoding import Markers, ObservationEncoder, filter_events, no_markers, seen_after
 from .render import outcome_info, render_ansi, render_rgb
 from .setup_log import Built, begin_log
 
@@ -131,8 +135,11 @@ class SkirmishCore:
         shaping_terms: Sequence[str] = SHAPING_TERMS,
         action_features: bool = False,
         advisor: Any = None,
+        info_events: bool = False,
     ) -> None:
         self.render_mode = render_mode
+        self.info_events = info_events
+        """Whether infos hold ``"events"`` (the visible events as dicts; off by default)."""
         self.factions = (Faction(factions[0]), Faction(factions[1]))
         self.mechs_per_side, self.stars = mechs_per_side, stars
         rules = RulesOptions(**(rules_options or {}))
@@ -147,6 +154,9 @@ class SkirmishCore:
         if unknown:
             raise ValueError(f"unknown reward_shaping terms {sorted(unknown)}; {shaping_terms}")
         self.shaping = {t: float((reward_shaping or {}).get(t, 0.0)) for t in shaping_terms}
+        self._want_events = info_events or any(self.shaping.values())
+        self._visible: dict[Side, list[dict[str, Any]]] = {}
+        """The last step's visible events per side (empty unless :attr:`_want_events`)."""
         self.max_mechs = max_mechs or mechs_per_side
         self.battle_factory = battle_factory
         self.advisor = make_advisor(advisor, action_features)
@@ -239,9 +249,25 @@ class SkirmishCore:
     def _filter(
         self, before: Battle, events: list[Event], viewers: Sequence[Side], fresh: bool = False
     ) -> dict[Side, list[dict[str, Any]]]:
-        """Events each viewer may know; refreshes the enemies-in-sight cache."""
-        visible, self._seen = filter_events(before, events, viewers, None if fresh else self._seen)
+        """Events each viewer may know; refreshes the enemies-in-sight cache.
+
+        Without ``info_events`` or a shaping term the lists are empty and no event dict is
+        built (the enemies-in-sight sets are the same either way).
+        """
+        seen = None if fresh else self._seen
+        if self._want_events:
+            visible, self._seen = filter_events(before, events, viewers, seen)
+        else:
+            visible = {v: [] for v in viewers}
+            self._seen = seen_after(before, events, viewers, seen)
+        self._visible = visible
         return visible
+
+    def _with_events(self, info: dict[str, Any]) -> dict[str, Any]:
+        """``info`` without its ``"events"`` unless ``info_events`` asked for them."""
+        if not self.info_events:
+            info.pop("events", None)
+        return info
 
     def _mask_for(self, viewer: Side) -> np.ndarray:
         battle = self.battle
@@ -251,9 +277,8 @@ class SkirmishCore:
 
     def _play(self, action: Action, who: str, index: int | None) -> list[Event]:
         events = game.play(self.battle, action, self._dice)
-        self._log.append(
-            {"agent": who, "index": index, "action": action_to_dict(action), "events": events}
-        )
+        # the action stays an object until a replay or snapshot is written (log_to_json)
+        self._log.append({"agent": who, "index": index, "action": action, "events": events})
         return events
 
     def _decide(self, index: int, who: str) -> tuple[Battle, list[Event]]:
@@ -319,9 +344,7 @@ class SkirmishCore:
             "action_version": ACTION_VERSION,
             "seed": self._seed,
             "start": self._start.to_dict(),
-            "steps": [
-                {**step, "events": [e.to_dict() for e in step["events"]]} for step in self._log
-            ],
+            "steps": log_to_json(self._log),
             "outcome": outcome_info(self.battle),
         }
         write_json_atomic(path, data)
@@ -377,13 +400,16 @@ def core_config(env: SkirmishCore) -> dict[str, Any]:
 
 
 def log_to_json(log: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The decision log with its ``Event`` objects as dicts."""
-    return [
-        {**step, "events": [e.to_dict() for e in step["events"]]}
-        if "events" in step
-        else dict(step)
-        for step in log
-    ]
+    """The decision log with its ``Event`` objects (and ``Action`` objects) as dicts."""
+    out = []
+    for step in log:
+        row = dict(step)
+        if "events" in row:
+            row["events"] = [e.to_dict() for e in row["events"]]
+        if not isinstance(row.get("action"), (dict, type(None))):  # an Action object
+            row["action"] = action_to_dict(row["action"])
+        out.append(row)
+    return out
 
 
 def log_from_json(

@@ -538,3 +538,28 @@ def filter_events(
                 out[v].append(event.to_dict())
     now = {v: frozenset(i for i in seen[v] if before.mechs[i].removed is None) for v in viewers}
     return out, now
+
+
+def seen_after(
+    before: Battle,
+    events: Sequence[Event],
+    viewers: Sequence[Side],
+    seen_before: Mapping[Side, frozenset[int]] | None = None,
+) -> dict[Side, frozenset[int]]:
+    """The enemies-in-sight sets :func:`filter_events` returns, without its event dicts.
+
+    The sets only change at a sight event, and every removal is one, so only the events up
+    to the last sight event are applied to ``before`` (it is changed), and
+    :func:`visible_enemies` runs once per viewer there (none if no event is a sight event).
+    """
+    last = max((k for k, e in enumerate(events) if isinstance(e, _SIGHT_EVENTS)), default=-1)
+    if last < 0:
+        seen = {
+            v: seen_before[v] if seen_before and v in seen_before else visible_enemies(before, v)
+            for v in viewers
+        }
+    else:
+        for event in events[: last + 1]:
+            before.apply(event)
+        seen = {v: visible_enemies(before, v) for v in viewers}
+    return {v: frozenset(i for i in seen[v] if before.mechs[i].removed is None) for v in viewers}

@@ -87,17 +87,19 @@ class HeadToHeadCore(SkirmishCore, SidesAsAgents):
         battle = self.battle
         decision = None if battle.over or battle.decision is None else battle.decision
         return {
-            agent: step_info(
-                self._agent_mask(agent),
-                visible[SIDES[agent]],
-                agent in illegal,
-                turn=battle.turn,
-                decision=(
-                    decision.kind.value
-                    if decision is not None and decision.side is SIDES[agent]
-                    else None
-                ),
-                outcome=outcome_info(battle),
+            agent: self._with_events(
+                step_info(
+                    self._agent_mask(agent),
+                    visible[SIDES[agent]],
+                    agent in illegal,
+                    turn=battle.turn,
+                    decision=(
+                        decision.kind.value
+                        if decision is not None and decision.side is SIDES[agent]
+                        else None
+                    ),
+                    outcome=outcome_info(battle),
+                )
             )
             for agent in AGENTS
         }
@@ -113,9 +115,11 @@ class HeadToHeadCore(SkirmishCore, SidesAsAgents):
             "action_mask": self._agent_mask(agent),
         }
 
-    def _rewards(self, infos: dict[str, dict[str, Any]]) -> dict[str, float]:
+    def _rewards(self) -> dict[str, float]:
+        """Each agent's reward for the last step (shaping reads the events it may know)."""
         return {
-            agent: self._shaped(infos[agent]["events"], SIDES[agent]) + self._terminal(SIDES[agent])
+            agent: self._shaped(self._visible[SIDES[agent]], SIDES[agent])
+            + self._terminal(SIDES[agent])
             for agent in AGENTS
         }
 

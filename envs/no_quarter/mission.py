@@ -183,7 +183,8 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
     "raise", "terminate"), ``illegal_penalty``, ``max_mechs``, ``max_weapons``,
     ``max_buildings``, ``cell``, ``flatten``, ``action_features`` and ``advisor`` (the
     per-action feature block and the tactician's advice rows, as in the skirmish env),
-    ``dice_factory`` (test hook),
+    ``dice_factory`` (test hook), ``info_events`` (as in the skirmish env: off by default,
+    ``True`` puts the visible events, set-up first, in ``info["events"]``),
     ``render_mode`` ("ansi", "rgb_array"), ``opponent`` (who sits in the NP seat: "rules",
     the default, is the book's NP procedure inside the engine, §22.4; "scripted", "random" or
     an agent object answer the NP side's decisions instead, while the rules still place and
@@ -232,6 +233,7 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
         action_features: bool = False,
         advisor: Any = None,
         dice_factory: DiceFactory | None = None,
+        info_events: bool = False,
     ) -> None:
         check_render_mode(render_mode, self.metadata["render_modes"])
         check_skirmish_config(
@@ -242,6 +244,7 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
                 "cell": cell,
                 "reward_shaping": reward_shaping,
                 "action_features": action_features,
+                "info_events": info_events,
             },
             MISSION_SHAPING_TERMS,
             skirmish=False,
@@ -290,6 +293,7 @@ class NoQuarterMissionEnv(NoQuarterSkirmishEnv):
             shaping_terms=MISSION_SHAPING_TERMS,
             action_features=action_features,
             advisor=advisor,
+            info_events=info_events,
         )
         self.encoder = MissionObservationEncoder(
             max_mechs,

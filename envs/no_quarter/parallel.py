@@ -121,7 +121,7 @@ class NoQuarterParallel(HeadToHeadCore, ParallelEnv[str, dict[str, Any], int]): 
         else:
             before, events = self._decide(int(actions[deciding]), deciding)
             infos = self._infos(before, events, illegal)
-            for agent, reward in self._rewards(infos).items():
+            for agent, reward in self._rewards().items():
                 rewards[agent] += reward
         done = ended or battle.over
         observations = {a: self._agent_obs(a) for a in AGENTS}

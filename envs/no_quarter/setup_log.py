@@ -85,7 +85,7 @@ def with_setup_events(
     env: Any, obs: dict[str, Any], info: dict[str, Any]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """``reset``'s ``(obs, info)`` with the set-up's visible events first in ``info["events"]``."""
-    if env._setup_events:
+    if env._setup_events and env.info_events:
         setup = visible_setup_events(env._start, env._setup_events, Side.BLUE)
         info["events"] = setup + info["events"]
     return obs, info

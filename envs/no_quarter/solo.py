@@ -102,7 +102,9 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
     "nq-af-v1", docs/encodings.md), ``advisor`` (with ``action_features``: an advisor class
     or factory, e.g. ``TacticalAdvisor`` of agents/advisor.py, whose advice rows extend the
     block), ``battle_factory`` and ``markers`` (mission hooks),
-    ``render_mode`` ("ansi", "rgb_array"). Every keyword is checked before anything is built:
+    ``render_mode`` ("ansi", "rgb_array"), ``info_events`` (default ``False``: ``info`` has
+    no ``"events"`` and no event dict is built; ``True`` adds the events blue may know,
+    docs/events.md). Every keyword is checked before anything is built:
     :class:`~wargym.envs.base.EnvArgumentError` names it and its range (:mod:`.arguments`).
 
     ## Snapshots
@@ -187,7 +189,7 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
         before, events = self._decide(action_index(action), "blue")
         events += self._opponent_plays()
         obs, info = self._finish(before, events, False)
-        reward = self._shaped(info["events"], Side.BLUE) + self._terminal(Side.BLUE)
+        reward = self._shaped(self._visible[Side.BLUE], Side.BLUE) + self._terminal(Side.BLUE)
         return obs, reward, battle.over, False, info
 
     def _mask(self) -> np.ndarray:
@@ -218,7 +220,7 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
         outcome = outcome_info(battle)
         if outcome is not None:  # absent while running: vector envs merge infos per key
             info["outcome"] = outcome
-        return obs, info
+        return obs, self._with_events(info)
 
     # -- snapshots -------------------------------------------------------------------------
     def save_state(self) -> dict[str, Any]:

@@ -30,6 +30,8 @@ legal options. Plots are secret: the opponent plots after the agent, from public
 ## Version History
 
 * v0: initial version.
+* v0, issue 19: the ``carrier`` scenario has six ships (a second Zelta Dee for side 1), so
+  its spaces grow (N 5 -> 6); other scenarios unchanged (docs/encodings-space.md).
 """
 
 from __future__ import annotations

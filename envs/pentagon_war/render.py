@@ -1,17 +1,17 @@
 """Text and image renderings of the Pentagon War hex map (ansi and rgb_array, plain numpy).
 
-Ships of side 0 are drawn as upper-case letters (A = ship 0, ...) and blue discs, side 1 as
-lower-case letters and red discs; destroyed or disengaged ships are grey. Flat-topped hexes are
-laid out in "odd-q" columns: odd columns sit half a hex lower.
+Text: ships of side 0 are upper-case letters (A = ship 0, ...), side 1 lower-case letters;
+flat-topped hexes laid out in "odd-q" columns (odd columns sit half a hex lower). Image: the
+hexes themselves (:func:`wargym.envs.raster.render_hex_frame`), ships as filled hexes in
+their side's colour (blue side 0, red side 1, grey once out) with their id and facing arrow.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from wargym.rules.hexgrid import DIRECTION_NAMES, Hex, pixel
+from wargym.envs.raster import render_hex_frame
+from wargym.rules.hexgrid import DIRECTION_NAMES
 from wargym.rules.pentagon_war.state import BattleState, ShipState
 
 MAX_COLS = 41
@@ -61,38 +61,11 @@ def render_ansi(state: BattleState) -> str:
 
 
 def render_rgb(state: BattleState, size: int = 256) -> np.ndarray:
-    """An ``(size, size, 3)`` uint8 image: hex centres as dots, ships as discs with a bow line."""
-    image = np.full((size, size, 3), 16, dtype=np.uint8)
-    shown = [s for s in state.ships if s.alive] or state.ships
-    xs = [pixel(s.hex)[0] for s in shown]
-    ys = [pixel(s.hex)[1] for s in shown]
-    cx, cy = (min(xs) + max(xs)) / 2.0, (min(ys) + max(ys)) / 2.0
-    span = max(12.0, max(xs) - min(xs) + 6.0, max(ys) - min(ys) + 6.0)
-    scale = size / span
+    """An ``(size, size, 3)`` uint8 image of the hex map (flat-topped hexes, north up).
 
-    def to_screen(x: float, y: float) -> tuple[float, float]:
-        return (x - cx) * scale + size / 2.0, size / 2.0 - (y - cy) * scale
-
-    radius = int(span / 3.0) + 2
-    centre = Hex(round(cx / 1.5), 0)
-    centre = Hex(centre.q, round(-cy / math.sqrt(3.0) - centre.q / 2.0))
-    for dq in range(-radius, radius + 1):
-        for dr in range(-radius, radius + 1):
-            px, py = to_screen(*pixel(Hex(centre.q + dq, centre.r + dr)))
-            ix, iy = int(px), int(py)
-            if 0 <= ix < size and 0 <= iy < size:
-                image[iy, ix] = (70, 70, 70)
-    yy, xx = np.mgrid[0:size, 0:size]
-    for ship in state.ships:
-        px, py = to_screen(*pixel(ship.hex))
-        colour = COLOURS[ship.side if ship.alive else -1]
-        disc = (xx - px) ** 2 + (yy - py) ** 2 <= max(2.0, 0.45 * scale) ** 2
-        image[disc] = colour
-        bx, by = pixel(ship.hex.neighbour(ship.facing))
-        ex, ey = to_screen(*pixel(ship.hex))
-        tx, ty = to_screen(bx, by)
-        for t in np.linspace(0.0, 0.8, 24):
-            ix, iy = int(ex + (tx - ex) * t), int(ey + (ty - ey) * t)
-            if 0 <= ix < size and 0 <= iy < size:
-                image[iy, ix] = (255, 255, 255)
-    return image
+    Each ship is its hex in its side's colour (grey once destroyed or disengaged) with its id in
+    the 3x5 font and a white arrow toward its facing; black hexes lie beyond ``map_radius``.
+    """
+    units = [(s.q, s.r, s.facing, s.side, str(s.id), s.alive) for s in state.ships]
+    caption = f"TURN {state.turn}.{state.impulse}"
+    return render_hex_frame(units, size, state.options.map_radius, caption)

@@ -13,6 +13,7 @@ next 11                 black globe flicker 0 %, 10 %, ..., 100 %
 next 1                  hold fire (close the current weapon type)
 next ``S*B``            fire ``k`` batteries at enemy slot ``j``: ``j*B + (k-1)``
 next ``1+S``            no boarding, then board enemy slot ``j``
+next 10                 commit ``k`` tenths of the troops to the boarding
 ======================  =====================================================
 
 ``S`` is the most ships a side fields, ``B`` the most batteries one order may commit, ``G`` the
@@ -31,11 +32,13 @@ from functools import cache
 
 import numpy as np
 
+from wargym.envs.starship_combat.render import render_rgb as render_rgb  # the frame, re-exported
 from wargym.rules.starship_combat import hexmap
 from wargym.rules.starship_combat.actions import (
     Accelerate,
     Action,
     Board,
+    CommitTroops,
     Decision,
     DecisionKind,
     Fire,
@@ -55,6 +58,10 @@ from wargym.rules.starship_combat.state import (
     record_of,
 )
 
+ACTION_VERSION = "sc-act-v1"
+"""Action layout version: v1 adds the troop commitment block (TR-R22)."""
+OBS_VERSION = "sc-obs-v1"
+"""Observation layout version: v1 adds the ``board_troops`` decision kind."""
 SHIP_FEATURES = 20
 KINDS = tuple(DecisionKind)
 MAX_WEAPONS = 6
@@ -99,9 +106,14 @@ class ActionCodec:
         return self.fire0 + self.slots * self.batteries
 
     @property
+    def troops0(self) -> int:
+        """Index of "commit 10 % of the troops"."""
+        return self.board0 + 1 + self.slots
+
+    @property
     def n(self) -> int:
         """Number of actions."""
-        return self.board0 + 1 + self.slots
+        return self.troops0 + 10
 
     def encode(self, action: Action, state: BattleState, side: int) -> int:
         """Index of ``action`` for ``side``."""
@@ -119,6 +131,8 @@ class ActionCodec:
                 return self.fire0 + enemies.index(t) * self.batteries + k - 1
             case Board(target=t):
                 return self.board0 if t is None else self.board0 + 1 + enemies.index(t)
+            case CommitTroops(tenths=k):
+                return self.troops0 + k - 1
         raise ValueError(action)
 
     def decode(self, index: int, state: BattleState, side: int) -> Action | None:
@@ -138,6 +152,8 @@ class ActionCodec:
         if index < self.board0:
             j, k = divmod(index - self.fire0, self.batteries)
             return Fire(enemies[j], k + 1) if j < len(enemies) else None
+        if index >= self.troops0:
+            return CommitTroops(index - self.troops0 + 1) if index < self.n else None
         j = index - self.board0 - 1
         if j < 0:
             return Board(None)
@@ -175,6 +191,8 @@ class ActionCodec:
             elif isinstance(action, Board):
                 t = action.target
                 out.append(board0 if t is None else board0 + 1 + enemies[t])
+            elif isinstance(action, CommitTroops):
+                out.append(self.troops0 + action.tenths - 1)
             else:
                 out.append(self.encode(action, state, side))
         return out
@@ -307,30 +325,3 @@ def render_ansi(state: BattleState) -> str:
             f" crew {s.crew} fuel {s.fuel} {s.out}"
         )
     return "\n".join(lines) + "\n"
-
-
-def render_rgb(state: BattleState, size: int = 256) -> np.ndarray:
-    """RGB image of the map (numpy only): grey grid dots, blue side 0, red side 1."""
-    img = np.full((size, size, 3), 16, dtype=np.uint8)
-    radius = load_rules().map_radius
-    scale = size / (2.0 * 1.6 * radius)
-
-    def pixel(h: tuple[int, int]) -> tuple[int, int]:
-        x, y = hexmap.centre(h)
-        return int(size / 2 + x * scale), int(size / 2 - y * scale)
-
-    for q in range(-radius, radius + 1, 3):
-        for r in range(-radius, radius + 1, 3):
-            if hexmap.distance((0, 0), (q, r)) <= radius:
-                px, py = pixel((q, r))
-                if 0 <= px < size and 0 <= py < size:
-                    img[py, px] = (70, 70, 70)
-    for s in state.ships:
-        if s.destroyed or s.disengaged:
-            continue
-        px, py = pixel(s.pos)
-        colour = (60, 120, 255) if s.side == 0 else (255, 70, 60)
-        if s.out:
-            colour = (128, 128, 128)
-        img[max(0, py - 2) : py + 3, max(0, px - 2) : px + 3] = colour
-    return img

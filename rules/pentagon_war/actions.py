@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from wargym.rules.hexgrid import DIRECTION_NAMES, distance
 from wargym.rules.pentagon_war import power
-from wargym.rules.pentagon_war.movement import thrust_within_cap
+from wargym.rules.pentagon_war.movement import thrust_vector, thrust_within_cap
 from wargym.rules.pentagon_war.records import Category, RuleSet, ScreenType, SystemSpec
 from wargym.rules.pentagon_war.state import BattleState, DecisionKind, Phase, ShipState, Slot
 from wargym.rules.pentagon_war.weapons import (
@@ -28,7 +28,7 @@ class ActionKind(enum.Enum):
     """Kinds of option a decision offers."""
 
     CHOOSE = "choose"
-    """A number: power levels, screen row, thrust (0/1 or direction+1), link change."""
+    """A number: power levels, screen row, thrust points (or direction+1), link change."""
     ROTATE = "rotate"
     """Rotate -1 (counter-clockwise), 0 or +1 (clockwise) hexside (PW-R4)."""
     HOLD = "hold"
@@ -315,8 +315,12 @@ def options_for(state: BattleState, rules: RuleSet, slot: Slot) -> tuple[Action,
             ]
             return _choose([0, *(d + 1 for d in dirs)])
         facing = planned_facing(state, ship)
-        ok = thrust_within_cap(rules, velocity, ship.accelerations, facing)
-        return _CHOICES[:2] if ok else _CHOICES[:1]
+        most = min(rules.max_thrust_per_impulse, thrust_available(state, ship))
+        points, pushed = 0, list(ship.accelerations)
+        while points < most and thrust_within_cap(rules, velocity, pushed, facing):
+            points += 1
+            pushed.append(thrust_vector(rules, facing))
+        return _CHOICES[: points + 1]
     design = state.design_of(ship)
     costs = rules.systems.costs
     if kind is DecisionKind.LAUNCH:  # the checks of launch_blocker
@@ -386,7 +390,8 @@ def build_queue(state: BattleState, rules: RuleSet, side: int) -> list[Slot]:
         for i, weapon in enumerate(design.weapons):
             if ship.intact[weapon.name] > 0 and weapon.name not in ship.fired:
                 queue.append(Slot(ship.id, DecisionKind.FIRE, i))
-        launchers = power.intact_in(ship, design, Category.MISSILE) - ship.launched
+        per_turn = rules.systems.launches_per_launcher_per_turn
+        launchers = power.intact_in(ship, design, Category.MISSILE) * per_turn - ship.launched
         if ship.missiles_left is not None:
             launchers = min(launchers, ship.missiles_left)
         queue += [Slot(ship.id, DecisionKind.LAUNCH, i) for i in range(max(0, launchers))]

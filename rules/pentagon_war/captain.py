@@ -1,38 +1,45 @@
 """A scripted captain: documented rules-level tactics that always choose a legal option.
 
 The captain answers one :class:`~wargym.rules.pentagon_war.actions.Decision` at a time and
-reads only public state and its own side's plot, so it plays under the same secrecy as any
-agent. Its tactics, decision by decision:
+reads only the board (positions, velocities, facings, intact boxes: what both players see on
+the table) and its own side's plot, never the other side's plot. The arithmetic is in
+:mod:`~wargym.rules.pentagon_war.captain_plan`. Its tactics, decision by decision:
 
-* **ECM** (impulse 1): bought when an enemy is within 16 hexes and at least 4 charges remain,
-  so that the lasers can still fire. **ECCM** and **radar invisibility** are never bought.
-* **Reinforce screens**: never (the charges go to weapons).
+* **Power** (impulse 1: ECM, ECCM, radar invisibility, screen reinforcement, magnetic beam):
+  of every allocation the charges allow, the one with the best expected damage dealt minus
+  damage taken this turn at the closest range of the turn, the remaining charges going to the
+  weapons with the best damage per charge. The enemy's allocation is predicted with the same
+  reckoning. So it buys ECM and reinforcement when the enemy can fire, ECCM when the enemy
+  should buy ECM, invisibility when the enemy outguns it beyond 4 hexes, and the (double)
+  magnetic beam against a liquid metal gun when charges would otherwise go unused.
 * **Directional screen row**: the row the nearest enemy would strike (PW-R9).
-* **Magnetic beams**: armed (single) when the nearest enemy mounts a liquid metal gun within
-  16 hexes and at least 3 charges remain.
 * **Link**: never changes a link.
-* **Rotation**: keep the nearest enemy within 60° of the bow (the F2 weapons' arc) and,
-  among the rotations that do, present the armor row with the most intact boxes to it;
-  otherwise turn towards it.
-* **Thrust**: the captain wants a velocity towards the nearest enemy of
-  ``min(3, (range - 4) / 2)`` hexes per turn (zero within 4 hexes); it thrusts when the thrust
-  brings its velocity closer to that wish.
-* **Fire**: each weapon fires at the nearest legal target when that target is within 16
-  hexes, or on impulse 12 (its last chance this turn) at any range.
-* **Missiles**: launched at the nearest legal target; rail launch beyond 16 hexes when at least
-  2 charges remain.
+* **Movement** (rotation, thrust): it wants next turn's velocity to close on the nearest
+  enemy's predicted hex at ``sqrt(thrust rating x (distance - 1))`` hexes per turn (at most 4),
+  so that it can still brake, and never to carry it within 10 hexes of the map edge. Each
+  impulse it either *aims* (turns to put the enemy on the bow) or *manoeuvres* (turns to the
+  direction of the thrust it still needs and thrusts): it manoeuvres when the map edge forces
+  it, when there is nothing worth firing this turn, when there is time to thrust and turn back
+  before the turn's best moment to fire, or when the velocity is 2 or more hexes per turn off
+  the wish and there is no time after firing.
+* **Fire**: at the impulse of the turn where the volley does most (the range is exact: both
+  velocities are fixed for the turn) or on the last impulse; the charges go to the weapons with
+  the best expected damage per charge; each weapon fires at the target it harms most.
+* **Missiles**: launched at once at the nearest legal target; rail launch when charges are
+  left over after every ready weapon's shot.
 """
 
 from __future__ import annotations
 
 import math
 
-from wargym.rules.hexgrid import Hex, pixel
+from wargym.rules.pentagon_war import captain_plan as cp
 from wargym.rules.pentagon_war.actions import (
     HOLD,
     Action,
     ActionKind,
     Decision,
+    fire_blocker,
     hex_gap,
     planned_charges,
 )
@@ -40,16 +47,12 @@ from wargym.rules.pentagon_war.actions import planned_facing as _planned_facing
 from wargym.rules.pentagon_war.data import load_rules
 from wargym.rules.pentagon_war.records import RuleSet
 from wargym.rules.pentagon_war.state import BattleState, DecisionKind, ShipState
-from wargym.rules.pentagon_war.weapons import (
-    armor_row_at,
-    armor_row_struck,
-    relative_bearing_qr,
-)
+from wargym.rules.pentagon_war.weapons import armor_row_at, armor_row_struck, relative_bearing_qr
 
-CLOSE_RANGE = 4
-FIRE_RANGE = 16
-AWARE_RANGE = 16
-CRUISE_SPEED = 3.0
+URGENT = 2.0
+"""Velocity error (hexes per turn) above which it manoeuvres rather than waits to fire."""
+WORTH_FIRING = 0.5
+"""Expected damage of the turn's volley below which it does not wait to aim."""
 
 
 def nearest_enemy(state: BattleState, ship: ShipState) -> ShipState | None:
@@ -64,18 +67,13 @@ def nearest_enemy(state: BattleState, ship: ShipState) -> ShipState | None:
     return best
 
 
-def _gap(theta: float) -> float:
-    return min(theta, 360.0 - theta)
-
-
-def _velocity_xy(ship: ShipState) -> tuple[float, float]:
-    x, y = pixel(Hex(ship.vc, -ship.va))
-    return x, y
-
-
 def _choice(decision: Decision, value: int) -> Action:
-    wanted = Action(ActionKind.CHOOSE, value)
-    return wanted if wanted in decision.options else decision.options[0]
+    """``CHOOSE value`` if legal, else the legal choice nearest below it."""
+    for v in range(value, -1, -1):
+        wanted = Action(ActionKind.CHOOSE, v)
+        if wanted in decision.options:
+            return wanted
+    return decision.options[0]
 
 
 def captain_action(state: BattleState, decision: Decision, rules: RuleSet | None = None) -> Action:
@@ -86,38 +84,30 @@ def captain_action(state: BattleState, decision: Decision, rules: RuleSet | None
     kind = decision.kind
     if enemy is None:
         return HOLD if HOLD in decision.options else _keep(decision)
-    rng = hex_gap(ship, enemy)
-    left = planned_charges(state, ship, rules)
-    if kind is DecisionKind.ECM:
-        return _choice(decision, int(rng <= AWARE_RANGE and left >= 4))
+    if kind in _POWER:
+        plan = cp.power_plan(state, rules, ship, enemy)
+        return _choice(decision, getattr(plan, _POWER[kind]))
     if kind is DecisionKind.SCREEN_ROW:
         row = armor_row_struck(rules, ship.hex, ship.facing, enemy.hex, ship.armor)
         return _choice(decision, row)
-    if kind is DecisionKind.MAG_BEAM:
-        lmg = any(w.weapon == "liquid_metal_gun" for w in state.design_of(enemy).weapons)
-        return _choice(decision, int(lmg and rng <= AWARE_RANGE and left >= 3))
     if kind is DecisionKind.ROTATE:
-        return _rotate(state, ship, enemy, decision)
+        return _rotate(state, rules, ship, enemy, decision)
     if kind is DecisionKind.THRUST:
-        return _thrust(state, ship, enemy, decision)
+        return _thrust(state, rules, ship, enemy, decision)
     if kind is DecisionKind.FIRE:
-        targets = [state.ships[a.value] for a in decision.options if a.kind is ActionKind.FIRE]
-        if not targets:
-            return HOLD
-        best = min(targets, key=lambda s: (hex_gap(ship, s), s.id))
-        if hex_gap(ship, best) <= FIRE_RANGE or state.impulse == rules.impulses_per_turn:
-            return Action(ActionKind.FIRE, best.id)
-        return HOLD
+        return _fire(state, rules, ship, decision)
     if kind is DecisionKind.LAUNCH:
-        launches = [a for a in decision.options if a.kind is not ActionKind.HOLD]
-        if not launches:
-            return HOLD
-        target = min((state.ships[a.value] for a in launches), key=lambda s: hex_gap(ship, s))
-        rail = Action(ActionKind.RAIL_LAUNCH, target.id)
-        if hex_gap(ship, target) > AWARE_RANGE and left >= 2 and rail in decision.options:
-            return rail
-        return Action(ActionKind.LAUNCH, target.id)
-    return _keep(decision)  # ECCM, invisibility, reinforce, link: never
+        return _launch(state, rules, ship, decision)
+    return _keep(decision)  # link: never
+
+
+_POWER = {
+    DecisionKind.ECM: "ecm",
+    DecisionKind.ECCM: "eccm",
+    DecisionKind.INVISIBILITY: "invisibility",
+    DecisionKind.REINFORCE: "reinforce",
+    DecisionKind.MAG_BEAM: "mag_beam",
+}
 
 
 def _keep(decision: Decision) -> Action:
@@ -127,44 +117,155 @@ def _keep(decision: Decision) -> Action:
     return decision.options[0]
 
 
-def _rotate(state: BattleState, ship: ShipState, enemy: ShipState, decision: Decision) -> Action:
-    rules = load_rules()
-    best, best_score = _keep(decision), -1.0
+# -- movement ------------------------------------------------------------------------------
+
+
+def _volley_by_impulse(
+    state: BattleState, rules: RuleSet, ship: ShipState, enemy: ShipState
+) -> list[float]:
+    """Expected damage of the ready weapons on each remaining impulse (index 0 = now)."""
+    weapons = cp.ready_weapons(state, ship)
+    charges = planned_charges(state, ship, rules)
+    ecm = rules.systems.ecm_penalty if enemy.ecm and not ship.eccm else 0
+    screen = cp.screen_of(state, rules, enemy, enemy.reinforce)
+    size = state.design_of(enemy).size_class
+    return [
+        cp.volley(rules, weapons, charges, size, rng, ecm, screen)[0]
+        for rng in cp.turn_ranges(state, rules, ship, enemy)
+    ]
+
+
+def _manoeuvre_facing(
+    state: BattleState, rules: RuleSet, ship: ShipState, enemy: ShipState
+) -> int | None:
+    """The facing to thrust along this impulse, or None to aim at the enemy instead."""
+    wish = cp.wanted_velocity(state, rules, ship, enemy)
+    dirs = cp.thrust_wish(state, rules, ship, wish)
+    if not dirs:
+        return None
+    if wish.edge:
+        return dirs[0]
+    values = _volley_by_impulse(state, rules, ship, enemy)
+    top = max(values)
+    if top < WORTH_FIRING:
+        return dirs[0]
+    best_k = next(k for k, v in enumerate(values) if v >= top - 0.1)
+    offset = cp.turn_hexes(state, rules, enemy)[best_k] - cp.turn_hexes(state, rules, ship)[best_k]
+    aim = cp.facing_towards(ship, ship.hex + offset)
+    need = max(1, cp.turns_between(ship.facing, dirs[0])) + len(dirs) - 1
+    back = cp.turns_between(dirs[-1], aim)
+    if best_k >= need + back:
+        return dirs[0]
+    after = len(values) - 1 - best_k
+    if after >= cp.turns_between(aim, dirs[0]) + len(dirs):
+        return None
+    vx, vy = cp.next_velocity_xy(ship)
+    if math.hypot(wish.x - vx, wish.y - vy) >= URGENT:
+        return dirs[0]
+    return None
+
+
+def _rotate(
+    state: BattleState, rules: RuleSet, ship: ShipState, enemy: ShipState, decision: Decision
+) -> Action:
+    goal = _manoeuvre_facing(state, rules, ship, enemy)
+    if goal is None:
+        goal = cp.facing_towards(ship, enemy.hex)
+        aiming = True
+    else:
+        aiming = False
     dq, dr = enemy.q - ship.q, enemy.r - ship.r
+    best, best_key = _keep(decision), (99.0, 0.0, 1)
     for action in decision.options:
         facing = (ship.facing + action.value) % 6
-        theta = relative_bearing_qr(dq, dr, facing)
-        if dq or dr:  # armor_row_struck from the same bearing
-            row = armor_row_at(rules, theta)
-        else:
-            row = armor_row_struck(rules, ship.hex, facing, enemy.hex, ship.armor)
-        score = (100.0 if _gap(theta) <= 60.0 else -_gap(theta)) + ship.armor[row - 1]
-        score += 0.5 if action.value == 0 else 0.0
-        if score > best_score:
-            best, best_score = action, score
+        key0 = float(cp.turns_between(facing, goal))
+        armor = 0.0
+        if aiming and (dq or dr):
+            armor = -ship.armor[armor_row_at(rules, relative_bearing_qr(dq, dr, facing)) - 1]
+        key = (key0, armor, 0 if action.value == 0 else 1)
+        if key < best_key:
+            best, best_key = action, key
     return best
 
 
-def _thrust(state: BattleState, ship: ShipState, enemy: ShipState, decision: Decision) -> Action:
+def _thrust(
+    state: BattleState, rules: RuleSet, ship: ShipState, enemy: ShipState, decision: Decision
+) -> Action:
     if len(decision.options) == 1:
         return decision.options[0]
-    rng = hex_gap(ship, enemy)
-    vx, vy = _velocity_xy(ship)
-    ex, ey = pixel(enemy.hex - ship.hex)
-    norm = math.hypot(ex, ey) or 1.0
-    speed = min(CRUISE_SPEED, max(0.0, (rng - CLOSE_RANGE) / 2.0)) * math.sqrt(3.0)
-    want_x, want_y = ex / norm * speed - vx, ey / norm * speed - vy
-    best, best_error = 0, math.hypot(want_x, want_y)
-    for action in decision.options:
-        if action.value == 0:
-            continue
-        direction = (
-            action.value - 1
-            if state.options.omnidirectional_thrust
-            else (_planned_facing(state, ship))
+    wish = cp.wanted_velocity(state, rules, ship, enemy)
+    dirs = cp.thrust_wish(state, rules, ship, wish)
+    if not dirs:
+        return _choice(decision, 0)
+    if state.options.omnidirectional_thrust:
+        return _choice(decision, dirs[0] + 1)
+    facing = _planned_facing(state, ship)
+    points = 0
+    for d in dirs:
+        if d != facing:
+            break
+        points += 1
+    return _choice(decision, points)
+
+
+# -- fire ----------------------------------------------------------------------------------
+
+
+def _shot_value(
+    state: BattleState, rules: RuleSet, ship: ShipState, weapon_type: str, target: ShipState
+) -> float:
+    ecm = rules.systems.ecm_penalty if target.ecm and not ship.eccm else 0
+    screen = cp.screen_of(state, rules, target, target.reinforce)
+    size = state.design_of(target).size_class
+    return cp.expected_damage(rules, weapon_type, size, hex_gap(ship, target), ecm, screen)
+
+
+def _fire(state: BattleState, rules: RuleSet, ship: ShipState, decision: Decision) -> Action:
+    targets = [state.ships[a.value] for a in decision.options if a.kind is ActionKind.FIRE]
+    if not targets:
+        return HOLD
+    design = state.design_of(ship)
+    weapon = design.weapons[decision.index]
+    wtype = weapon.weapon or ""
+    target = max(targets, key=lambda t: (_shot_value(state, rules, ship, wtype, t), -t.id))
+    now = _shot_value(state, rules, ship, wtype, target)
+    if now <= 0:
+        return HOLD
+    size = state.design_of(target).size_class
+    if state.impulse < rules.impulses_per_turn:
+        ranges = cp.turn_ranges(state, rules, ship, target)
+        raw_now = cp.expected_damage(rules, wtype, size, ranges[0])
+        raw_later = max(
+            (cp.expected_damage(rules, wtype, size, r) for r in ranges[1:]), default=0.0
         )
-        fx, fy = pixel(Hex(0, 0).neighbour(direction))
-        error = math.hypot(want_x - fx, want_y - fy)
-        if error < best_error - 1e-9:
-            best, best_error = action.value, error
-    return _choice(decision, best)
+        if raw_later > raw_now + 0.3:
+            return HOLD  # it will do better later this turn
+    # the charges go to the weapons with the best damage per charge among those still to decide
+    rest = [
+        w
+        for i, w in enumerate(design.weapons)
+        if i >= decision.index
+        and w in cp.ready_weapons(state, ship)
+        and fire_blocker(state, rules, ship, w, target, charges_left=99) is None
+    ]
+    charges = planned_charges(state, ship, rules)
+    ecm = rules.systems.ecm_penalty if target.ecm and not ship.eccm else 0
+    screen = cp.screen_of(state, rules, target, target.reinforce)
+    _, chosen = cp.volley(rules, rest, charges, size, hex_gap(ship, target), ecm, screen)
+    if weapon.name in chosen:
+        return Action(ActionKind.FIRE, target.id)
+    return HOLD
+
+
+def _launch(state: BattleState, rules: RuleSet, ship: ShipState, decision: Decision) -> Action:
+    launches = [a for a in decision.options if a.kind is not ActionKind.HOLD]
+    if not launches:
+        return HOLD
+    target = min((state.ships[a.value] for a in launches), key=lambda s: (hex_gap(ship, s), s.id))
+    rail = Action(ActionKind.RAIL_LAUNCH, target.id)
+    spare = planned_charges(state, ship, rules) - sum(
+        cp.weapon_cost(rules, w) for w in cp.ready_weapons(state, ship)
+    )
+    if spare >= rules.systems.costs["rail_launch_missile"] and rail in decision.options:
+        return rail
+    return Action(ActionKind.LAUNCH, target.id)

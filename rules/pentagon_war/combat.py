@@ -3,9 +3,15 @@
 Order (PW-R2): launches, then direct fire by ascending firer id and SSD weapon order, then
 arriving missiles in launch order, then acid gum continuations. Each shot rolls, then its
 damage is applied before the next shot rolls, so the dice are drawn in a fixed order.
+The whole step is decided from the state at its start (PW-R2): :class:`FireStep` keeps every
+ship's screen strength per row and its Point Defense boxes as they stood then, so damage done
+earlier in the step changes only which chart boxes are left, never a later hit's screens or
+the interceptions of arriving missiles.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from wargym.rules.dice import Dice
 from wargym.rules.events import Event
@@ -28,6 +34,28 @@ from wargym.rules.pentagon_war.weapons import (
     missile_flight_impulses,
     resolve_shot,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class FireStep:
+    """Screens per row and Point Defense boxes of every ship at the start of the fire step."""
+
+    screens: dict[int, tuple[int, ...]]
+    point_defense: dict[int, int]
+
+
+def fire_step(state: BattleState, rules: RuleSet) -> FireStep:
+    """Take the PW-R2 snapshot of screens and point defence before any shot is resolved."""
+    screens: dict[int, tuple[int, ...]] = {}
+    pd: dict[int, int] = {}
+    for ship in state.ships:
+        if not ship.alive:
+            continue
+        design = state.design_of(ship)
+        rows = range(1, len(ship.armor) + 1)
+        screens[ship.id] = tuple(power.screen_strength(ship, design, rules, r) for r in rows)
+        pd[ship.id] = power.intact_in(ship, design, Category.POINT_DEFENSE)
+    return FireStep(screens, pd)
 
 
 def pay(state: BattleState, rules: RuleSet, order: Order) -> int:
@@ -63,8 +91,16 @@ def launch(state: BattleState, rules: RuleSet, order: Order, charges: int) -> li
     return [MissileLaunched(missile.id, ship.id, target.id, rail, rng, arrive, charges)]
 
 
-def fire(state: BattleState, rules: RuleSet, order: Order, dice: Dice, charges: int) -> list[Event]:
+def fire(
+    state: BattleState,
+    rules: RuleSet,
+    order: Order,
+    dice: Dice,
+    charges: int,
+    step: FireStep | None = None,
+) -> list[Event]:
     """Resolve one declared shot and apply its damage (§2.1-2.7, PW-R8, R9, R16, R17)."""
+    step = step or fire_step(state, rules)
     ship = state.ships[order.slot.ship]
     design = state.design_of(ship)
     weapon = design.weapons[order.slot.index]
@@ -122,12 +158,21 @@ def fire(state: BattleState, rules: RuleSet, order: Order, dice: Dice, charges: 
                 )
             )
         return events
-    events += apply_hit(state, target.id, weapon.name, row, shot.damage, rules, dice, state.options)
+    screens = step.screens.get(target.id)
+    events += apply_hit(
+        state, target.id, weapon.name, row, shot.damage, rules, dice, state.options, True, screens
+    )
     return events
 
 
-def missiles_arrive(state: BattleState, rules: RuleSet, dice: Dice) -> list[Event]:
-    """Missiles due this impulse: point defence, then 6 damage each (PW-R15)."""
+def missiles_arrive(
+    state: BattleState, rules: RuleSet, dice: Dice, step: FireStep | None = None
+) -> list[Event]:
+    """Missiles due this impulse: point defence, then 6 damage each (PW-R15).
+
+    Point defence engages with the boxes intact at the start of the fire step (PW-R2).
+    """
+    step = step or fire_step(state, rules)
     events: list[Event] = []
     due = [m for m in state.missiles if m.arrive == state.global_impulse]
     state.missiles = [m for m in state.missiles if m.arrive != state.global_impulse]
@@ -138,9 +183,7 @@ def missiles_arrive(state: BattleState, rules: RuleSet, dice: Dice) -> list[Even
             events.append(MissileLost(missile.id, target.id))
             continue
         if target.id not in pd_left:
-            pd_left[target.id] = power.intact_in(
-                target, state.design_of(target), Category.POINT_DEFENSE
-            )
+            pd_left[target.id] = step.point_defense.get(target.id, 0)
         faces: tuple[int, ...] = ()
         intercepted = False
         if pd_left[target.id] > 0:
@@ -161,12 +204,17 @@ def missiles_arrive(state: BattleState, rules: RuleSet, dice: Dice) -> list[Even
             rules,
             dice,
             state.options,
+            True,
+            step.screens.get(target.id),
         )
     return events
 
 
-def acid_gum_packets(state: BattleState, rules: RuleSet, dice: Dice) -> list[Event]:
+def acid_gum_packets(
+    state: BattleState, rules: RuleSet, dice: Dice, step: FireStep | None = None
+) -> list[Event]:
     """Acid gum packets due this impulse, on the row of the first hit (§2.5, PW-R9)."""
+    step = step or fire_step(state, rules)
     events: list[Event] = []
     due = [a for a in state.acid if a.due == state.global_impulse]
     state.acid = [a for a in state.acid if a.due > state.global_impulse]
@@ -183,5 +231,6 @@ def acid_gum_packets(state: BattleState, rules: RuleSet, dice: Dice) -> list[Eve
             dice,
             state.options,
             screened=packet.screened,
+            screens=step.screens.get(packet.target),
         )
     return events

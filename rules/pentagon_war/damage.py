@@ -146,17 +146,25 @@ def apply_hit(
     dice: Dice,
     options: Options,
     screened: bool = True,
+    screens: tuple[int, ...] | None = None,
 ) -> list[Event]:
     """Apply one hit of ``damage`` to armor row ``row`` of ``target`` (PW-R9).
 
     Screens first (unless ``screened`` is False: acid gum packets after the first), then the
     row's armor, then one chart allocation per remaining point until the target is destroyed.
+    ``screens`` gives the strength per row as it stood at the start of the fire step (PW-R2);
+    without it the screens are read from the ship as it stands.
     """
     ship = state.ships[target]
     if not ship.alive:
         return []
     design = state.design_of(ship)
-    screen = screen_strength(ship, design, rules, row) if screened else 0
+    if not screened:
+        screen = 0
+    elif screens is not None:
+        screen = screens[row - 1]
+    else:
+        screen = screen_strength(ship, design, rules, row)
     after, absorbed, internal = screen_and_armor(damage, screen, ship.armor[row - 1])
     ship.armor[row - 1] -= absorbed
     events: list[Event] = [

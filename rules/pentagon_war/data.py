@@ -254,6 +254,7 @@ def _systems(node: Node) -> SystemsRules:
         missile_speed=msl["speed_hexes_per_impulse"].as_int(1, 64),
         missile_rail_speed=msl["rail_speed_hexes_per_impulse"].as_int(1, 64),
         missile_damage=msl["damage"].as_int(0, 99),
+        launches_per_launcher_per_turn=msl["launches_per_launcher_per_turn"].as_int(1, 6),
         point_defense_kill=pd["kill_roll_at_least"].as_int(2, 13),
         mag_deflect=mag["deflect_roll_at_least"].as_int(2, 13),
         mag_double_deflect=mag["double_deflect_roll_at_least"].as_int(2, 13),
@@ -356,7 +357,6 @@ def load_rules_from(nodes: dict[str, Node]) -> RuleSet:
         arcs_doc["max_width"].as_int(1, 12),
     )
     mov.keys_exactly(MOVEMENT_KEYS)
-    mov["max_thrust_points_per_impulse"].as_int(1, 12)  # checked; PW-R5 plays one per impulse
     chart_rows = mov["impulse_chart"]
     impulses = mov["impulses_per_turn"].as_int(1, 48)
     chart_rows.keys_exactly({str(k) for k in range(1, impulses + 1)})
@@ -390,6 +390,7 @@ def load_rules_from(nodes: dict[str, Node]) -> RuleSet:
         max_velocity=mov["max_velocity_component"].as_int(1, 48),
         impulse_chart=table,
         thrust_by_facing=thrust,
+        max_thrust_per_impulse=mov["max_thrust_points_per_impulse"].as_int(1, 6),
         arc_bases=bases,
         arc_half_width=arc_args[1],
         arc_max_width=arc_args[2],

@@ -27,7 +27,14 @@ from wargym.rules.pentagon_war.actions import (
     options_for,
     order_cost,
 )
-from wargym.rules.pentagon_war.combat import acid_gum_packets, fire, launch, missiles_arrive, pay
+from wargym.rules.pentagon_war.combat import (
+    acid_gum_packets,
+    fire,
+    fire_step,
+    launch,
+    missiles_arrive,
+    pay,
+)
 from wargym.rules.pentagon_war.data import load_rules
 from wargym.rules.pentagon_war.events import (
     BattleEnded,
@@ -69,6 +76,11 @@ def new_battle(
     opts = options or Options()
     if scen.options and options is None:
         opts = dataclasses.replace(opts, **dict(scen.options))  # type: ignore[arg-type]
+    if opts.omnidirectional_thrust and rules.max_thrust_per_impulse != 1:
+        raise RulesError(
+            "omnidirectional_thrust plays one thrust point per impulse; movement.yaml "
+            f"max_thrust_points_per_impulse is {rules.max_thrust_per_impulse}"
+        )
     ships: list[ShipState] = []
     spots: list[Hex] = []
     if scen.random_placement_radius is not None:
@@ -339,25 +351,28 @@ def _apply_orders(
                 unit.facing = (unit.facing + order.value) % 6
                 events.append(ShipRotated(unit.id, before, unit.facing))
         elif kind is DecisionKind.THRUST and order.value != 0:
-            direction = order.value - 1 if state.options.omnidirectional_thrust else ship.facing
+            omni = state.options.omnidirectional_thrust
+            direction = order.value - 1 if omni else ship.facing
             da, dc = thrust_vector(rules, direction)
-            ship.accelerations.append((da, dc))
-            ship.thrust_used += 1
-            events.append(ThrustRecorded(ship.id, state.impulse, direction, da, dc))
+            for _ in range(1 if omni else order.value):  # points along the facing (PW-R5)
+                ship.accelerations.append((da, dc))
+                ship.thrust_used += 1
+                events.append(ThrustRecorded(ship.id, state.impulse, direction, da, dc))
     shooting = [
         o
         for o in orders
         if o.slot.kind in (DecisionKind.FIRE, DecisionKind.LAUNCH) and o.action_kind != _HOLD_VALUE
     ]
+    step = fire_step(state, rules)  # the fire step is decided from the state at its start
     paid = [pay(state, rules, order) for order in shooting]
     for order, charges in zip(shooting, paid, strict=True):
         if order.slot.kind is DecisionKind.LAUNCH:
             events += launch(state, rules, order, charges)
     for order, charges in zip(shooting, paid, strict=True):
         if order.slot.kind is DecisionKind.FIRE:
-            events += fire(state, rules, order, dice, charges)
-    events += missiles_arrive(state, rules, dice)
-    events += acid_gum_packets(state, rules, dice)
+            events += fire(state, rules, order, dice, charges, step)
+    events += missiles_arrive(state, rules, dice, step)
+    events += acid_gum_packets(state, rules, dice, step)
     return events
 
 

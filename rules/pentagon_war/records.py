@@ -252,6 +252,7 @@ class SystemsRules:
     missile_speed: int
     missile_rail_speed: int
     missile_damage: int
+    launches_per_launcher_per_turn: int
     point_defense_kill: int
     mag_deflect: int
     mag_double_deflect: int
@@ -276,6 +277,8 @@ class RuleSet:
     max_velocity: int
     impulse_chart: tuple[tuple[int, ...], ...]
     thrust_by_facing: tuple[tuple[int, int], ...]
+    max_thrust_per_impulse: int
+    """Thrust points one order may record along the facing (PW-R5: 1)."""
     arc_bases: dict[str, int]
     arc_half_width: int
     arc_max_width: int

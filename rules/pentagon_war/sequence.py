@@ -62,6 +62,11 @@ def end_turn(state: BattleState, rules: RuleSet) -> list[Event]:
 
 
 def _repair(state: BattleState, ship: ShipState) -> list[Event]:
+    """Restore one destroyed non-armor, non-Final-Damage box (PW-R18), radar included.
+
+    The first damaged system in SSD order is repaired; the radar track comes last on the SSD,
+    so a radar box is restored when every other system is whole (the box destroyed last).
+    """
     design = state.design_of(ship)
     if power.intact_in(ship, design, Category.REPAIR) == 0:
         return []
@@ -69,6 +74,9 @@ def _repair(state: BattleState, ship: ShipState) -> list[Event]:
         if ship.intact[spec.name] < spec.boxes:
             ship.intact[spec.name] += 1
             return [SystemRepaired(ship.id, spec.name)]
+    if ship.radar_destroyed > 0:
+        ship.radar_destroyed -= 1
+        return [SystemRepaired(ship.id, "radar")]
     return []
 
 

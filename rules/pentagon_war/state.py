@@ -52,7 +52,8 @@ class DecisionKind(enum.Enum):
     ROTATE = "rotate"
     """Rotate -1, 0 or +1 hexside (PW-R4)."""
     THRUST = "thrust"
-    """Thrust 0 or 1 point (PW-R5); with omnidirectional thrust 1..6 = direction A..F."""
+    """Thrust 0..``max_thrust_points_per_impulse`` points along the facing (PW-R5: 0 or 1);
+    with omnidirectional thrust one point, 1..6 = direction A..F."""
     FIRE = "fire"
     """Target (or hold) for one weapon system (PW-R8)."""
     LAUNCH = "launch"

@@ -1,7 +1,8 @@
 """Order decisions: compound orders split into consecutive choices (TR-R3, style guide §5.4).
 
 Per ship and round: heading, acceleration, black-globe flicker (if any), then for each offensive
-weapon type a run of ``Fire`` choices closed by ``HoldFire``, then the boarding declaration.
+weapon type a run of ``Fire`` choices closed by ``HoldFire``, then the boarding declaration and,
+after a declared boarding, the share of the troops committed to it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ class DecisionKind(enum.Enum):
     """Fire allocation of one weapon type (TR-R3, TR-R20)."""
     BOARD = "board"
     """Boarding declaration (TR-R22)."""
+    BOARD_TROOPS = "board_troops"
+    """Troops committed to a declared boarding: up to all of them (TR-R22)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +92,17 @@ class Board:
         return "no boarding" if self.target is None else f"board ship {self.target}"
 
 
-Action = SetHeading | Accelerate | SetFlicker | Fire | HoldFire | Board
+@dataclass(frozen=True, slots=True)
+class CommitTroops:
+    """Commit ``ceil(troops x tenths / 10)`` of the ship's troops to its boarding (TR-R22)."""
+
+    tenths: int
+
+    def __str__(self) -> str:
+        return f"commit {10 * self.tenths}% of the troops"
+
+
+Action = SetHeading | Accelerate | SetFlicker | Fire | HoldFire | Board | CommitTroops
 """Any order decision."""
 
 

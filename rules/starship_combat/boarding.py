@@ -11,7 +11,7 @@ from wargym.rules.dice import Dice
 from wargym.rules.events import Event
 from wargym.rules.starship_combat import combat as cb
 from wargym.rules.starship_combat import hexmap
-from wargym.rules.starship_combat.damage import Effect, apply_critical, apply_effect, roll_table
+from wargym.rules.starship_combat.damage import Effect, apply_critical, apply_effect, main_roll
 from wargym.rules.starship_combat.events import BoardingResolved, CriticalRolled, ExplosionHit
 from wargym.rules.starship_combat.records import (
     Critical,
@@ -36,11 +36,18 @@ def crew_as_troops(persons: int, segments_initial: int, segments_left: int, rule
     return crew_now * rules.crew_as_troops_pct // 100
 
 
-def boarding_ratio_dm(attackers: int, defenders: int) -> int:
-    """Attacker's ratio DM: minus the defender-side DM, by the TR-R8 formula (TR-R22)."""
-    if defenders <= 0:
-        return 3
-    return cb.ratio_dm(attackers, defenders)
+def committed_troops(troops: int, tenths: int | None) -> int:
+    """Troops a ship commits: ``ceil(troops x tenths / 10)``, all when None (TR-R22)."""
+    return troops if tenths is None else -(-troops * tenths // 10)
+
+
+def boarding_ratio_dm(attackers: int, defenders: int, rules: RuleSet) -> int:
+    """Attacker's ratio DM: minus the defender-side DM of the troop ratio (§2.17, TR-R22).
+
+    The ratio is floored and clamped as in TR-R8; no defenders count as 4:1.
+    """
+    key = "4:1" if defenders <= 0 else cb.ratio_key(attackers, defenders)
+    return -rules.boarding_ratio_dm_def[key]
 
 
 def quality_for_d6(face: int, rules: RuleSet) -> TroopQuality:
@@ -57,7 +64,7 @@ def boarding_task(
 ) -> tuple[int, int]:  # fmt: skip
     """(DM, target number) of the capture task (§2.17, TR-R22)."""
     dm = att_tactics + att_quality_dm - def_tactics - def_quality_dm
-    dm += boarding_ratio_dm(att_troops, def_troops)
+    dm += boarding_ratio_dm(att_troops, def_troops, rules)
     diff = rules.boarding_difficulty if defender_has_troops else rules.boarding_no_troops_difficulty
     return dm, rules.target(diff)
 
@@ -77,8 +84,14 @@ def survival(
 
 def eligible(state: BattleState, attacker: ShipState, target: ShipState, rules: RuleSet,
              options: Options) -> bool:  # fmt: skip
-    """Same hex after movement, and equal velocities or a target at 0 G (TR-R22)."""
-    if attacker.out or target.out or attacker.troops <= 0 or target.craft or attacker.craft:
+    """Same hex after movement, and equal velocities or a target at 0 G (TR-R22).
+
+    The target may be out of the fight (no crew, no computer, ...) but still there: only a
+    destroyed, captured or disengaged ship cannot be boarded.
+    """
+    if attacker.out or attacker.troops <= 0 or target.craft or attacker.craft:
+        return False
+    if target.destroyed or target.captured or target.disengaged:
         return False
     if attacker.pos != target.pos:
         return False
@@ -87,11 +100,15 @@ def eligible(state: BattleState, attacker: ShipState, target: ShipState, rules: 
 
 def resolve_boarding(
     state: BattleState, attackers: list[ShipState], target: ShipState, dice: Dice,
-    rules: RuleSet, options: Options,
+    rules: RuleSet, options: Options, commit: list[int] | None = None,
 ) -> list[Event]:  # fmt: skip
-    """One boarding action by one or more ships against ``target`` (§2.17, TR-R22)."""
+    """One boarding action by one or more ships against ``target`` (§2.17, TR-R22).
+
+    ``commit`` is each attacker's committed troops (default: all); losses come out of them.
+    """
     events: list[Event] = []
-    att_troops = sum(a.troops for a in attackers)
+    committed = commit if commit is not None else [a.troops for a in attackers]
+    att_troops = sum(committed)
     tactics = max(a.tactics for a in attackers)
     qdm = [rules.quality_dm[TroopQuality(a.troop_quality)] for a in attackers]
     att_q = int(sum(qdm) / len(qdm) + 0.5)
@@ -110,8 +127,8 @@ def resolve_boarding(
     def_loss = loss(def_troops, row.defender_pct)
     crew_loss = row.defender_crew_segments + sum(dice.roll(row.defender_crew_dice))
     remaining = att_loss
-    for a in attackers:
-        take = min(a.troops, remaining)
+    for a, n in zip(attackers, committed, strict=True):
+        take = min(n, remaining)
         a.troops -= take
         remaining -= take
     if has_troops:
@@ -175,9 +192,8 @@ def explosion(
                                        options))  # fmt: skip
             continue
         dm = cb.damage_table_dm(ucp, False, False, rules)
-        event, result = roll_table(ship.id, TableName.SURFACE, dm, ucp, ucp, dice, rules)
-        events.append(event)
-        if result.value != "interior":
-            events.extend(apply_effect(state, Effect(ship.id, result.value, ucp, ucp), dice,
-                                       rules, options))  # fmt: skip
+        ev, effects = main_roll(ship.id, TableName.SURFACE, dm, ucp, ucp, False, dice, rules)
+        events.extend(ev)
+        for effect in effects:
+            events.extend(apply_effect(state, effect, dice, rules, options))
     return events

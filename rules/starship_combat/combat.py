@@ -10,6 +10,8 @@ Pure functions of numbers; the fire resolver in :mod:`.fire` rolls the dice and 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from wargym.rules.starship_combat.damage_record import ceil_div
 from wargym.rules.starship_combat.records import Warhead, band_lookup
 from wargym.rules.starship_combat.ruleset import RuleSet
@@ -24,7 +26,7 @@ def batch_tenths(
     """
     margin = modified - target
     if margin >= 1:
-        return min(margin, rules.max_tenths)
+        return min(margin * rules.tenths_per_margin, rules.max_tenths)
     if margin == 0 and not literal:
         return rules.bare_success_tenths
     if natural == 12:
@@ -37,11 +39,24 @@ def batteries_succeeding(n: int, tenths: int) -> int:
     return ceil_div(n * tenths, 10)
 
 
-def ratio_dm(offence: int, defence: int) -> int:
-    """Offence:defence battery-ratio DM, clamped at 4:1 and 1:4 (§2.2, TR-R8)."""
+def ratio_key(offence: int, defence: int) -> str:
+    """The row of a ratio table: ``"k:1"`` or ``"1:k"``, k floored and clamped to 4 (TR-R8)."""
     if offence >= defence:
-        return min(offence // defence, 4) - 1
-    return -(min(defence // offence, 4) - 1) if offence > 0 else -3
+        return f"{min(offence // defence, 4)}:1"
+    return f"1:{min(defence // offence, 4)}" if offence > 0 else "1:4"
+
+
+def ratio_dm(offence: int, defence: int, table: Mapping[str, int] | None = None) -> int:
+    """Offence:defence battery-ratio DM, clamped at 4:1 and 1:4 (§2.2, TR-R8).
+
+    ``table`` is the YAML ratio table (``penetration_ratio_dm``); without it the digest's
+    values (+3 at 4:1 ... -3 at 1:4).
+    """
+    key = ratio_key(offence, defence)
+    if table is not None:
+        return table[key]
+    k = int(key.split(":")[0 if offence >= defence else 1])
+    return (k - 1) if offence >= defence else -(k - 1)
 
 
 def range_dm(hexes: int, rules: RuleSet) -> int | None:

@@ -121,23 +121,36 @@ def resolve_battery(
     big = shot.warhead is not Warhead.CONVENTIONAL or shot.spinal
     dm = cb.damage_table_dm(shot.factor, big, globe, rules)
     rolls = cb.spinal_rolls(shot.factor, armor, shot.meson, rules) if shot.spinal else 1
+    table = TableName.INTERIOR if shot.meson else TableName.SURFACE
     for _ in range(rolls):
-        table = TableName.INTERIOR if shot.meson else TableName.SURFACE
-        event, result = roll_table(target.id, table, dm, main, shot.factor, dice, rules)
+        ev, ef = main_roll(target.id, table, dm, main, shot.factor, shot.exceptional, dice, rules)
+        events.extend(ev)
+        effects.extend(ef)
+    return events, effects
+
+
+def main_roll(
+    target: int, table: TableName, dm: int, dp: int, ucp: int, exceptional: bool, dice: Dice,
+    rules: RuleSet,
+) -> tuple[list[Event], list[Effect]]:  # fmt: skip
+    """One main damage roll (§2.4, TR-R10 step 5, TR-R23).
+
+    A surface Interior result adds the hull share and rolls the interior table, same DMs.
+    """
+    event, result = roll_table(target, table, dm, dp, ucp, dice, rules)
+    events: list[Event] = [event]
+    effects: list[Effect] = []
+    dp_in = dp
+    if result is HitResult.INTERIOR:
+        hull, dp_in, share_events = hull_share_roll(target, dp, dice, rules)
+        events.extend(share_events)
+        if hull:
+            effects.append(Effect(target, "hull", hull, ucp))
+        if dp_in == 0:
+            return events, effects
+        event, result = roll_table(target, TableName.INTERIOR, dm, dp_in, ucp, dice, rules)
         events.append(event)
-        dp_in = main
-        if result is HitResult.INTERIOR:
-            hull, dp_in, share_events = hull_share_roll(target.id, main, dice, rules)
-            events.extend(share_events)
-            if hull:
-                effects.append(Effect(target.id, "hull", hull, shot.factor))
-            if dp_in == 0:
-                continue
-            event, result = roll_table(
-                target.id, TableName.INTERIOR, dm, dp_in, shot.factor, dice, rules
-            )
-            events.append(event)
-        effects.append(Effect(target.id, result.value, dp_in, shot.factor, shot.exceptional))
+    effects.append(Effect(target, result.value, dp_in, ucp, exceptional))
     return events, effects
 
 
@@ -180,8 +193,11 @@ def _track(ship: ShipState, name: str, amount: int, events: list[Event]) -> None
 
 
 def start_leak(ship: ShipState, hull_rate: bool, dice: Dice, rules: RuleSet) -> list[Event]:
-    """Start a fuel leak; a running leak is replaced only by a higher rate (§2.11, TR-R17)."""
-    if ship.leak.startswith("hull") or (ship.leak == "normal" and not hull_rate):
+    """Start a fuel leak; a running leak is replaced only by a higher rate (§2.11, TR-R17).
+
+    Rates, lowest first: normal (1 day), halved hull rate (ceil(2D / 2)), hull rate (2D).
+    """
+    if ship.leak == "hull" or (ship.leak and not hull_rate):
         return []
     _dice, _fixed, turn_dice, plus = rules.leak_hull if hull_rate else rules.leak_normal
     faces = dice.roll(turn_dice)
@@ -245,7 +261,8 @@ def apply_effect(
     if what == "armor":
         _boxes(ship, "armor", effect.dp, events)
         return events
-    bonus = 1 if hull_inop(ship, options) else 0
+    plus_one = rules.hull_inop_has("plus_one_damage_except_hull")
+    bonus = 1 if plus_one and hull_inop(ship, options) else 0
     result = HitResult(what)
     n_boxes = cb.box_hits(effect.ucp, rules) + bonus
     n_boxes += rules.exceptional_extra_box if effect.exceptional else 0
@@ -281,7 +298,12 @@ def _check_hull(
 ) -> None:  # fmt: skip
     if ship.hull_dmg >= hull_limits(ship, options)[1]:
         ship.destroyed = True
-    elif not was_inop and hull_inop(ship, options) and ship.craft == 0:
+    elif (
+        not was_inop
+        and hull_inop(ship, options)
+        and ship.craft == 0
+        and (rules.hull_inop_has("fuel_leak_hull_inop"))
+    ):
         events.extend(start_leak(ship, True, dice, rules))
 
 

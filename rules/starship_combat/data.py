@@ -28,7 +28,14 @@ from wargym.rules.starship_combat.records import (
     WeaponMount,
     WeaponProps,
 )
-from wargym.rules.starship_combat.ruleset import Deployment, RuleSet, Scenario
+from wargym.rules.starship_combat.ruleset import (
+    ACTIVE_SHIFT_CONDITIONS,
+    DENSITOMETER_SHIFT_CONDITIONS,
+    HULL_INOP_EFFECTS,
+    Deployment,
+    RuleSet,
+    Scenario,
+)
 from wargym.rules.tables import Node, load_config
 
 BASE = "rules/starship_combat/"
@@ -58,7 +65,7 @@ TOP_KEYS = {
     },
     BASE + "sensors.yaml": {
         "adjacent_level_shift", "active_level_shift_plus_1", "neutrino_dm", "densitometer_dm",
-        "densitometer_level_shift_plus_1", "detection_range_dm",
+        "densitometer_level_shift_plus_1", "detection_range_dm", "detection_beyond_range_dm",
     },
 }  # fmt: skip
 """Top-level keys of each table file; anything else is rejected."""
@@ -350,6 +357,7 @@ def load_rules() -> RuleSet:
         ehex=ehex,
         difficulty_targets=targets,
         success_levels=tuple(levels),
+        tenths_per_margin=batch["tenths_per_margin_point"].as_int(1, 10),
         max_tenths=batch["max_tenths"].as_int(1),
         bare_success_tenths=batch["bare_success_tenths"].as_int(0),
         natural_12_tenths=batch["natural_12_tenths"].as_int(0),
@@ -407,7 +415,7 @@ def load_rules() -> RuleSet:
         power_screens_off=power["screens_off_except_sandcasters"].as_int(1, 10),
         power_no_weapons=power["no_weapons_fire"].as_int(1, 10),
         power_life_support=power["life_support_fails"].as_int(1, 10),
-        hull_inop_effects=dmg["hull_inoperative_effects"].as_strs(),
+        hull_inop_effects=frozenset(dmg["hull_inoperative_effects"].as_strs(HULL_INOP_EFFECTS)),
         leak_normal=leak_row(leak["normal"]),
         leak_hull=leak_row(leak["hull_inop"]),
         critical_table=crit,
@@ -429,9 +437,16 @@ def load_rules() -> RuleSet:
         explosion_adjacent_divisor=explosion["adjacent_divisor"].as_int(1),
         explosion_min_ucp=explosion["min_ucp"].as_int(0),
         sensor_adjacent_shift=sen["adjacent_level_shift"].as_int(-2, 2),
+        active_shift_conditions=frozenset(
+            sen["active_level_shift_plus_1"].as_strs(ACTIVE_SHIFT_CONDITIONS)
+        ),
+        densitometer_shift_conditions=frozenset(
+            sen["densitometer_level_shift_plus_1"].as_strs(DENSITOMETER_SHIFT_CONDITIONS)
+        ),
         neutrino_dm={EmLevel(k): v.as_int() for k, v in sen["neutrino_dm"].items()},
         densitometer_dm={SizeClass(k): v.as_int() for k, v in sen["densitometer_dm"].items()},
         detection_range_dm=sen["detection_range_dm"].as_bool(),
+        detection_beyond_range_dm=sen["detection_beyond_range_dm"].as_int(-12, 0),
         ships=ships,
         scenarios=scenarios,
     )

@@ -21,6 +21,7 @@ from wargym.rules.starship_combat.records import (
 from wargym.rules.starship_combat.ruleset import RuleSet
 from wargym.rules.starship_combat.state import (
     BattleState,
+    FireOrder,
     Options,
     ShipState,
     battery_count,
@@ -103,7 +104,8 @@ def weapon_usable(
     if m.kind in DEFENSIVE_WEAPONS or battery_count(ship, key, options) <= 0:
         return False
     steps = power_steps(ship, rules, options)
-    if m.spinal and (steps >= rules.power_no_spinal or hull_inop(ship, options)):
+    no_spinal = hull_inop(ship, options) and rules.hull_inop_has("no_spinal")
+    if m.spinal and (steps >= rules.power_no_spinal or no_spinal):
         return False
     energy = rules.weapon_props[weapon_kind(state, ship, key)].energy
     return not (energy and steps >= rules.power_xor and accel_mag > 0)
@@ -207,7 +209,10 @@ def resolve_fire(
             events.append(PenetrationRolled(firer.id, key, target.id, system, live, 0, 0, (),
                                             0, pen_tn, 10, live))  # fmt: skip
             continue
-        ratio = cb.ratio_dm(live, n_def) if dkind == "battery" and options.batched else 0
+        screen_ratio = dkind == "screen" and rules.ratio_dm_vs_screens
+        ratio = 0
+        if options.batched and (dkind == "battery" or screen_ratio):
+            ratio = cb.ratio_dm(live, n_def, rules.ratio_dm_table)
         pdm = factor - d_factor + ratio
         pfaces, pmod, ptenths, passed = _batch(live, pdm, pen_tn, dice, rules, options)
         events.append(PenetrationRolled(firer.id, key, target.id, system, live, n_def, ratio,
@@ -227,6 +232,24 @@ def resolve_fire(
     return events, effects
 
 
+def merged_orders(orders: list[FireOrder], key: str) -> list[FireOrder]:
+    """The orders of weapon ``key``, one per target, batteries summed (§2.1, TR-R7).
+
+    One roll is made per (firing ship, weapon type, target): two orders on the same target
+    are one batch, never two (the decisions offer each target once; this guards restored
+    states).
+    """
+    merged: dict[int, FireOrder] = {}
+    for o in orders:
+        if o.weapon != key:
+            continue
+        if o.target in merged:
+            merged[o.target] = FireOrder(key, o.target, merged[o.target].batteries + o.batteries)
+        else:
+            merged[o.target] = FireOrder(key, o.target, o.batteries)
+    return list(merged.values())
+
+
 def fire_step(
     state: BattleState, snap: BattleState, dice: Dice, rules: RuleSet, options: Options
 ) -> tuple[list[Event], list[Effect]]:
@@ -241,7 +264,7 @@ def fire_step(
         for m in design_of(firer).weapons:
             per_arc: dict[int, int] = {}
             used = 0
-            for order in (o for o in orders.fire if o.weapon == m.key):
+            for order in merged_orders(orders.fire, m.key):
                 target = snap.ship(order.target)
                 accel = orders.accel_mag or 0
                 reason = ""

@@ -24,6 +24,7 @@ from wargym.rules.starship_combat.actions import (
     Accelerate,
     Action,
     Board,
+    CommitTroops,
     Decision,
     DecisionKind,
     Fire,
@@ -31,7 +32,7 @@ from wargym.rules.starship_combat.actions import (
     SetFlicker,
     SetHeading,
 )
-from wargym.rules.starship_combat.boarding import eligible
+from wargym.rules.starship_combat.boarding import committed_troops, eligible
 from wargym.rules.starship_combat.damage import apply_effect
 from wargym.rules.starship_combat.data import load_rules
 from wargym.rules.starship_combat.movement import legal_accelerations, legal_headings
@@ -47,7 +48,7 @@ from wargym.rules.starship_combat.state import (
     bearing_count,
     current_g,
     design_of,
-    hull_inop,
+    limited_heading,
     mount,
     power_steps,
     record_of,
@@ -145,9 +146,10 @@ def _fire_options(
     left = battery_count(ship, key, opts) - used
     bear = bearing_count(ship, key, opts)
     out: list[Action] = [HoldFire()]
+    ordered = {f.target for f in o.fire if f.weapon == key}
     for target in state.ships:
-        if target.side == ship.side or target.out:
-            continue
+        if target.side == ship.side or target.out or target.id in ordered:
+            continue  # one batch per (weapon type, target) a round (§2.1, TR-R7)
         if opts.sensors and target.id not in state.detected.get(ship.side, []):
             continue
         if mount(ship, key).spinal and fr.is_fighter(target):
@@ -174,7 +176,7 @@ def _ship_decision(
     o = _orders(state, ship)
     moving = state.phase == "orders"
     firing = state.phase == "fire_orders" or not opts.fire_after_movement
-    limited = hull_inop(ship, opts) and ship.craft == 0
+    limited = limited_heading(ship, rules, opts)
     if moving and o.heading is None:
         heads = legal_headings(ship.heading, limited)
         return DecisionKind.HEADING, None, tuple(SetHeading(h) for h in heads)
@@ -197,11 +199,26 @@ def _ship_decision(
     if opts.boarding and not o.board_done and ship.troops > 0 and ship.craft == 0:
         targets = [
             t for t in state.ships
-            if t.side != ship.side and not t.out and t.craft == 0
+            if t.side != ship.side and t.craft == 0
+            and not (t.destroyed or t.captured or t.disengaged)
             and (state.phase != "fire_orders" or eligible(state, ship, t, rules, opts))
         ]  # fmt: skip
         return DecisionKind.BOARD, None, (Board(None), *(Board(t.id) for t in targets))
+    if o.board_target is not None and o.board_tenths is None and ship.troops > 0:
+        return DecisionKind.BOARD_TROOPS, None, troop_options(ship.troops)
     return None
+
+
+def troop_options(troops: int) -> tuple[CommitTroops, ...]:
+    """Shares of ``troops`` a boarding may commit: 10 % steps, one per distinct count (TR-R22)."""
+    seen: set[int] = set()
+    out = []
+    for tenths in range(1, 11):
+        n = committed_troops(troops, tenths)
+        if n not in seen:
+            seen.add(n)
+            out.append(CommitTroops(tenths))
+    return tuple(out)
 
 
 def decision(state: BattleState, side: int) -> Decision | None:
@@ -262,6 +279,8 @@ def _record(state: BattleState, d: Decision, action: Action) -> None:
             o.weapons_done.append(d.weapon)
         case Board(target=t):
             o.board_done, o.board_target = True, t
+        case CommitTroops(tenths=k):
+            o.board_tenths = k
 
 
 def _autofill(state: BattleState, rules: RuleSet) -> None:

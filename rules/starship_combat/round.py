@@ -8,7 +8,7 @@ from __future__ import annotations
 from wargym.rules.dice import Dice
 from wargym.rules.events import Event
 from wargym.rules.starship_combat import fire as fr
-from wargym.rules.starship_combat.boarding import eligible, resolve_boarding
+from wargym.rules.starship_combat.boarding import committed_troops, eligible, resolve_boarding
 from wargym.rules.starship_combat.damage import apply_effect, leak_fuel
 from wargym.rules.starship_combat.events import (
     BattleEnded,
@@ -107,6 +107,7 @@ def resolve_rest(state: BattleState, dice: Dice, rules: RuleSet, max_rounds: int
                 tuple((f.weapon, f.target, f.batteries) for f in o.fire), o.board_target,
             ))  # fmt: skip
     state.nuke_hexes = []
+    parties = _boarding_parties(state, rules) if opts.boarding else {}
     snap = state.clone()
     fire_events, effects = fr.fire_step(state, snap, dice, rules, opts)
     events.extend(fire_events)
@@ -118,12 +119,12 @@ def resolve_rest(state: BattleState, dice: Dice, rules: RuleSet, max_rounds: int
     for ship in state.ships:
         lost = design_of(ship).crew_segments - ship.crew
         revive = min(lost, ship.frozen_watch)
-        if revive > 0 and not ship.destroyed and not ship.captured and ship.crew > 0:
+        if revive > 0 and not ship.destroyed and not ship.captured:  # also from 0 (TR-R14)
             ship.crew += revive
             ship.frozen_watch -= revive
             events.append(FrozenWatchRevived(ship.id, revive))
     if opts.boarding:
-        events.extend(_boardings(state, dice, rules))
+        events.extend(_boardings(state, parties, dice, rules))
     events.extend(update_out(state, rules))
     events.append(RoundEnded(state.round))
     events.extend(_victory(state, max_rounds))
@@ -133,22 +134,44 @@ def resolve_rest(state: BattleState, dice: Dice, rules: RuleSet, max_rounds: int
     return events
 
 
-def _boardings(state: BattleState, dice: Dice, rules: RuleSet) -> list[Event]:
-    events: list[Event] = []
-    by_target: dict[int, list[ShipState]] = {}
+def _boarding_parties(state: BattleState, rules: RuleSet) -> dict[int, list[int]]:
+    """Declared boardings that are eligible at the end of movement, by target (TR-R22)."""
+    by_target: dict[int, list[int]] = {}
     for ship in state.ships:
         o = state.orders.get(ship.id)
         if o is None or o.board_target is None:
             continue
         target = state.ship(o.board_target)
         if eligible(state, ship, target, rules, state.options):
-            by_target.setdefault(target.id, []).append(ship)
-    for target_id in sorted(by_target):
+            by_target.setdefault(target.id, []).append(ship.id)
+    return by_target
+
+
+def _boardings(
+    state: BattleState, parties: dict[int, list[int]], dice: Dice, rules: RuleSet
+) -> list[Event]:
+    """Resolve the parties found after movement (TR-R3, TR-R22).
+
+    A destroyed or captured attacker, or one left without troops, does not board.
+    """
+    events: list[Event] = []
+    for target_id in sorted(parties):
         target = state.ship(target_id)
-        if not target.captured and not target.destroyed:
-            events.extend(resolve_boarding(state, by_target[target_id], target, dice, rules,
-                                           state.options))  # fmt: skip
+        attackers = [
+            state.ship(i) for i in parties[target_id]
+            if not state.ship(i).destroyed and not state.ship(i).captured
+            and state.ship(i).troops > 0
+        ]  # fmt: skip
+        if attackers and not target.captured and not target.destroyed:
+            commit = [committed_troops(a.troops, _tenths(state, a)) for a in attackers]
+            events.extend(resolve_boarding(state, attackers, target, dice, rules,
+                                           state.options, commit))  # fmt: skip
     return events
+
+
+def _tenths(state: BattleState, ship: ShipState) -> int | None:
+    o = state.orders.get(ship.id)
+    return o.board_tenths if o is not None else None
 
 
 def _victory(state: BattleState, max_rounds: int) -> list[Event]:

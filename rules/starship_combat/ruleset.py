@@ -27,6 +27,23 @@ from wargym.rules.starship_combat.records import (
     WeaponProps,
 )
 
+HULL_INOP_EFFECTS = (
+    "max_g_1", "hull_breached", "agility_zero", "no_atmosphere_entry", "no_spinal",
+    "heading_change_limited", "no_recovery", "no_rapid_launch", "fuel_leak_hull_inop", "no_jump",
+    "plus_one_damage_except_hull",
+)  # fmt: skip
+"""The §2.10 hull-inoperative effects a table may list."""
+HULL_INOP_MODELLED = (
+    "max_g_1", "agility_zero", "no_spinal", "heading_change_limited", "fuel_leak_hull_inop",
+    "plus_one_damage_except_hull",
+)  # fmt: skip
+"""The effects that change a space battle; the others (breach, atmosphere, recovery, rapid
+launch, jump) have nothing to act on in one and are accepted without effect."""
+ACTIVE_SHIFT_CONDITIONS = ("target_in_gas_giant", "through_nuclear_explosion_hex", "target_jamming")
+"""Conditions an active-sensor shift list may name (§2.14)."""
+DENSITOMETER_SHIFT_CONDITIONS = ("through_planet_or_moon_size_5_plus", "through_planetoid_belt")
+"""Conditions a densitometer shift list may name (§2.14)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Deployment:
@@ -62,6 +79,7 @@ class RuleSet:
     ehex: Mapping[str, int]
     difficulty_targets: Mapping[Difficulty, int]
     success_levels: tuple[tuple[SuccessLevel, int | None, int | None], ...]
+    tenths_per_margin: int
     max_tenths: int
     bare_success_tenths: int
     natural_12_tenths: int
@@ -119,7 +137,8 @@ class RuleSet:
     power_screens_off: int
     power_no_weapons: int
     power_life_support: int
-    hull_inop_effects: tuple[str, ...]
+    hull_inop_effects: frozenset[str]
+    """The §2.10 effects in play; the engine models those in ``HULL_INOP_MODELLED``."""
     leak_normal: tuple[int, int, int, int]
     """(2D dice per turn, fixed days per turn, turn dice, turn plus) for a normal leak."""
     leak_hull: tuple[int, int, int, int]
@@ -143,11 +162,21 @@ class RuleSet:
     explosion_adjacent_divisor: int
     explosion_min_ucp: int
     sensor_adjacent_shift: int
+    active_shift_conditions: frozenset[str]
+    """Conditions that make an active-sensor detection one level harder (§2.14)."""
+    densitometer_shift_conditions: frozenset[str]
+    """Conditions that make a densitometer detection one level harder (§2.14)."""
     neutrino_dm: Mapping[EmLevel, int]
     densitometer_dm: Mapping[SizeClass, int]
     detection_range_dm: bool
+    detection_beyond_range_dm: int
+    """Detection DM beyond the to-hit maximum range (TR-R5 option)."""
     ships: Mapping[str, ShipDesign]
     scenarios: Mapping[str, Scenario]
+
+    def hull_inop_has(self, effect: str) -> bool:
+        """Whether hull-inoperative effect ``effect`` is in play (§2.10)."""
+        return effect in self.hull_inop_effects
 
     def target(self, difficulty: Difficulty) -> int:
         """Target number of ``difficulty`` (TR-R1)."""

@@ -1,13 +1,14 @@
 """Optional sensor rules: detection tasks with §2.14's shifts and DMs (TR-R5 option).
 
-Ruling (TR-R5 option, project): after movement each ship with a sensor box left rolls one
-detection task per enemy. The task is the observer's UCP active object scan, one level easier
-in an adjacent hex; one harder when the target is inside a gas giant, when the line passes a
-hex where a nuclear missile exploded last round, or when the target carries an EMS jammer; one
-harder for a line through a planet (size 5+) or a planetoid belt when the observer relies on its
-densitometer. DMs: neutrino by the target's EM level, densitometer by its size, and the to-hit
-range DMs (``detection_range_dm``). A natural 12 always detects. A side sees what any ship of it
-detected; the battle begins in contact (every enemy detected).
+Ruling (TR-R5 option, project): after movement each ship with a sensor box left rolls one detection
+task per enemy. The task is the observer's UCP active object scan, one level easier in an adjacent
+hex; one harder when the target is inside a gas giant, when the line passes a hex where a nuclear
+missile exploded last round, or when the target carries an EMS jammer; one harder for a line
+through a planet (size 5+) or a planetoid belt when the observer relies on its densitometer (each
+condition one level, as listed in ``sensors.yaml``'s ``active_level_shift_plus_1`` and
+``densitometer_level_shift_plus_1``). DMs: neutrino by the target's EM level, densitometer by its
+size, and the to-hit range DMs (``detection_range_dm``). A natural 12 always detects. A side sees
+what any ship of it detected; the battle begins in contact (every enemy detected).
 """
 
 from __future__ import annotations
@@ -36,22 +37,26 @@ def detection_task(
     rng = hexmap.distance(observer.pos, target.pos)
     levels = rules.sensor_adjacent_shift if rng <= 1 else 0
     path = set(hexmap.line(observer.pos, target.pos)[1:])
-    if target.pos in scenario.gas_giants:
-        levels += 1
-    if path & set(state.nuke_hexes):
-        levels += 1
-    if tgt.has_sensor("ems_jammer") and target.sensors > 0:
-        levels += 1
+    active = {
+        "target_in_gas_giant": target.pos in scenario.gas_giants,
+        "through_nuclear_explosion_hex": bool(path & set(state.nuke_hexes)),
+        "target_jamming": tgt.has_sensor("ems_jammer") and target.sensors > 0,
+    }
+    levels += sum(1 for c in rules.active_shift_conditions if active[c])
     dm = 0
     if obs.has_sensor("neutrino"):
         dm += rules.neutrino_dm[tgt.em_level]
     if obs.has_sensor("densitometer"):
         size = SizeClass.SMALL if target.craft else tgt.size
         dm += rules.densitometer_dm[size]
-        if path & set(scenario.planets + scenario.belts):
-            levels += 1
+        through = {
+            "through_planet_or_moon_size_5_plus": bool(path & set(scenario.planets)),
+            "through_planetoid_belt": bool(path & set(scenario.belts)),
+        }
+        levels += sum(1 for c in rules.densitometer_shift_conditions if through[c])
     if rules.detection_range_dm:
-        dm += cb.range_dm(rng, rules) or -4
+        rng_dm = cb.range_dm(rng, rules)
+        dm += rules.detection_beyond_range_dm if rng_dm is None else rng_dm
     difficulty = shift(obs.sensor_task("act_obj_scan"), levels)
     return rules.target(difficulty), dm
 

@@ -71,6 +71,8 @@ class ShipOrders:
     weapons_done: list[str] = field(default_factory=list)
     board_done: bool = False
     board_target: int | None = None
+    board_tenths: int | None = None
+    """Tenths of the troops committed to the boarding (TR-R22); None until decided."""
 
 
 @dataclass(slots=True)
@@ -220,6 +222,7 @@ def check_state(state: BattleState) -> None:
         in_range(f"{where}.accel_dir", orders.accel_dir, 0, 5, none=True)
         in_range(f"{where}.accel_mag", orders.accel_mag, 0, 100, none=True)
         in_range(f"{where}.board_target", orders.board_target, 0, len(ids) - 1, none=True)
+        in_range(f"{where}.board_tenths", orders.board_tenths, 1, 10, none=True)
         weapons = dict(record_of(state.ships[ship_id].design).weapons)
         for k, name in enumerate(orders.weapons_done):
             refer(f"{where}.weapons_done[{k}]", name, weapons, "weapon")
@@ -275,6 +278,7 @@ def _clone_orders(orders: ShipOrders) -> ShipOrders:
         list(orders.weapons_done),
         orders.board_done,
         orders.board_target,
+        orders.board_tenths,
     )
 
 
@@ -333,6 +337,12 @@ def hull_inop(ship: ShipState, options: Options) -> bool:
     return ship.hull_dmg >= hull_limits(ship, options)[0]
 
 
+def limited_heading(ship: ShipState, rules: RuleSet, options: Options) -> bool:
+    """Whether heading changes are limited to one hexside a round (§2.10, TR-R18)."""
+    inop = hull_inop(ship, options) and ship.craft == 0
+    return inop and rules.hull_inop_has("heading_change_limited")
+
+
 def power_steps(ship: ShipState, rules: RuleSet, options: Options) -> int:
     """Tens of percent of power lost; 10 if destroyed or out of fuel (TR-R11, TR-R16, TR-R17)."""
     rec = record_of(ship.design)
@@ -347,7 +357,7 @@ def current_g(ship: ShipState, rules: RuleSet, options: Options) -> int:
     if ship.maneuver_dmg >= drive_destroyed(ship, "maneuver", options):
         return 0
     g = max(0, design_of(ship).maneuver_g - ship.maneuver_dmg // rec.maneuver.per_unit)
-    if hull_inop(ship, options):
+    if hull_inop(ship, options) and rules.hull_inop_has("max_g_1"):
         g = min(g, 1)
     if power_steps(ship, rules, options) >= rules.power_screens_off:
         g = 0
@@ -356,7 +366,7 @@ def current_g(ship: ShipState, rules: RuleSet, options: Options) -> int:
 
 def agility(ship: ShipState, rules: RuleSet, options: Options) -> int:
     """Current agility: -2 per power step, 0 with the hull inoperative (§2.4, TR-R15)."""
-    if hull_inop(ship, options) and ship.craft == 0:
+    if hull_inop(ship, options) and ship.craft == 0 and rules.hull_inop_has("agility_zero"):
         return 0
     base = design_of(ship).agility
     return max(0, base + rules.agility_per_power_step * power_steps(ship, rules, options))

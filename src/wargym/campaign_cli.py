@@ -31,20 +31,22 @@ and bad files exit with status 2 and one line on stderr (docs/bad_input.md).
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Annotated, Any, Literal, TextIO
 
 import numpy as np
+from tyro.conf import EnumChoicesFromValues, subcommand
 
 from wargym import cli_args
+from wargym.cli_args import checked
 from wargym.rules.dice import RandomDice
-from wargym.rules.errors import RulesError
+from wargym.rules.errors import RulesError, short_repr
 from wargym.rules.no_quarter.battle.actions import (
     AssignFire,
     ChooseObjective,
@@ -236,38 +238,93 @@ non_negative_int = cli_args.int_in(0)
 """An argparse type: an integer >= 0 (a bad value exits with status 2)."""
 
 
+@dataclass
+class _Session:
+    save: Annotated[str, checked(cli_args.path, "PATH")]
+    """The save file (JSON), written atomically after every mission."""
+    player: Literal["scripted", "random", "human"] = "scripted"
+    """Controller of the player side: scripted (a fixed, sensible procedure), random (a seeded
+    uniformly random legal option) or human (numbered options on stdout, the choice on stdin;
+    q or the end of input saves and quits)."""
+    enemy: str = "scripted"
+    """The enemy side: scripted only, the rules' NP AI (§22.4)."""
+    seed: Annotated[int | None, checked(cli_args.seed, "SEED")] = None
+    """Seed of the dice and of the random controller, 0..2**63-1 (None: fresh entropy)."""
+    missions: Annotated[int, checked(non_negative_int, "N")] = 0
+    """Stop after this many more missions (0: play to the end of the campaign)."""
+
+
+@dataclass
+class Start(_Session):
+    """Start a new campaign and play it."""
+
+    campaign: Annotated[str, checked(cli_args.path, "NAME")] = "generic"
+    """Campaign definition: a shipped one by name (generic, cestus_v) or a .yaml file."""
+    faction: Annotated[Faction | None, EnumChoicesFromValues] = None
+    """The player's faction (None: the campaign's own)."""
+    carry: Annotated[int, checked(cli_args.int_in(0, MAX_CARRY), "N")] = 0
+    """Carry-over points to start with (§23.3.1), 0..1."""
+    force: bool = False
+    """Overwrite an existing save file."""
+
+    command = "start"
+
+
+@dataclass
+class Continue(_Session):
+    """Continue a saved campaign."""
+
+    command = "continue"
+
+
+@dataclass
+class Inspect:
+    """Print a save's campaign state."""
+
+    save: Annotated[str, checked(cli_args.path, "PATH")]
+    """The save file to read."""
+    json: bool = False
+    """Print the campaign block as JSON instead of words."""
+
+    command = "inspect"
+
+
+@dataclass
+class Save:
+    """Copy a save to another file (validated, written atomically)."""
+
+    save: Annotated[str, checked(cli_args.path, "PATH")]
+    """The save file to read."""
+    to: Annotated[str, checked(cli_args.path, "PATH")]
+    """The file to write."""
+
+    command = "save"
+
+
+Command = (
+    Annotated[Start, subcommand("start")]
+    | Annotated[Continue, subcommand("continue")]
+    | Annotated[Inspect, subcommand("inspect")]
+    | Annotated[Save, subcommand("save")]
+)
+"""The subcommands (tyro)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2: bad arguments or a bad file, no traceback)."""
-    parser = argparse.ArgumentParser(prog="wargym.campaign_cli", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    for name in ("start", "continue"):
-        p = sub.add_parser(name)
-        p.add_argument("--save", required=True, type=cli_args.path)
-        p.add_argument("--player", default="scripted", choices=("scripted", "random", "human"))
-        p.add_argument(
-            "--enemy", default="scripted", help="scripted only: the rules' NP AI (§22.4)"
-        )
-        p.add_argument("--seed", type=cli_args.seed, default=None, help="0..2**63-1")
-        p.add_argument(
-            "--missions", type=non_negative_int, default=0, help="stop after N missions (0: all)"
-        )
-        if name == "start":
-            p.add_argument("--campaign", default="generic", type=cli_args.path)
-            p.add_argument("--faction", default=None, choices=[f.value for f in Faction])
-            p.add_argument("--carry", type=cli_args.int_in(0, MAX_CARRY), default=0)
-            p.add_argument("--force", action="store_true", help="overwrite an existing save")
-    p = sub.add_parser("inspect")
-    p.add_argument("--save", required=True, type=cli_args.path)
-    p.add_argument("--json", action="store_true")
-    p = sub.add_parser("save")
-    p.add_argument("--save", required=True, type=cli_args.path)
-    p.add_argument("--to", required=True, type=cli_args.path)
-    args = parser.parse_args(argv)
+    args: Any = cli_args.tyro_cli(
+        Command,  # type: ignore[arg-type]
+        argv,
+        prog="wargym campaign",
+        description=(__doc__ or "").split("\n")[0],
+    )
     if args.command in ("start", "continue") and args.enemy != "scripted":
-        parser.error(
-            f"--enemy {cli_args.shown(args.enemy)}: the enemy of a mission is the rules' NP AI "
-            "(§22.4): use --enemy scripted"
+        print(
+            f"wargym campaign: error: --enemy {short_repr(args.enemy)}: the enemy of a mission "
+            "is the rules' NP AI (§22.4): use --enemy scripted",
+            file=sys.stderr,
         )
+        return 2
     where = cli_args.shown(args.save)
     try:
         if args.command in ("start", "continue"):
@@ -291,7 +348,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
 
 
-def _play(args: argparse.Namespace) -> int:
+def _play(args: Any) -> int:
     if args.command == "start":
         target, where = Path(args.save), cli_args.shown(args.save)
         if target.is_dir():
@@ -316,7 +373,7 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _dispatch(args: argparse.Namespace) -> int:
+def _dispatch(args: Any) -> int:
     if args.command == "inspect":
         game = load_game(args.save)
         text: Any = game.to_dict()["campaign"] if args.json else describe(game.campaign)

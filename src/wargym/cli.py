@@ -4,61 +4,79 @@
 against the rules' AI, prints the outcome and the policy's evaluation table, and writes a
 replay. The other subcommands are delegated to their modules (see ``wargym --help``).
 
-Bad arguments exit with status 2 and one line on stderr (argparse's message, or the typed
-error -- ``RulesError``, ``OSError`` or a wargym ``ValueError`` -- of a bad file or value);
+Bad arguments exit with status 2 and one line on stderr (the option parser's message, or the
+typed error -- ``RulesError``, ``OSError`` or a wargym ``ValueError`` -- of a bad file or value);
 no traceback (docs/bad_input.md).
 """
 
 from __future__ import annotations
 
-import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
+
+COMMANDS: dict[str, tuple[str, list[str], str]] = {
+    "demo": (
+        "wargym.demo",
+        [],
+        "the shipped learned opponent plays a Cestus V mission against the rules' AI",
+    ),
+    "campaign": ("wargym.campaign_cli", [], "start, continue, inspect or save a campaign"),
+    "export-onnx": ("wargym.export_onnx", [], "export a trained policy to ONNX with its sidecar"),
+    "serve": ("wargym.server.__main__", [], "run the opponent server (HTTP or --stdio)"),
+    "replay": ("wargym.replay", [], "turn a replay into a self-contained HTML viewer"),
+    "train": (
+        "wargym.agents.training_entry",
+        [],
+        "train a policy: ppo_masked, selfplay_ppo, rllib_ppo, ... (training/)",
+    ),
+    "evaluate": (
+        "wargym.agents.training_entry",
+        ["evaluate"],
+        "evaluate agents over seeded games (Wilson intervals, Elo)",
+    ),
+    "play": (
+        "wargym.play",
+        [],
+        "play a battle, mission or space duel against an opponent in the terminal",
+    ),
+}
+"""Subcommand -> (module whose ``main(argv)`` runs it, arguments put first, one-line help)."""
+
+
+def usage() -> str:
+    """``wargym --help``: the commands, one line each."""
+    width = max(len(name) for name in COMMANDS)
+    lines = [
+        "usage: wargym {" + ",".join(COMMANDS) + "} ...",
+        "",
+        (__doc__ or "").strip().split("\n\n")[0],
+        "",
+        "commands:",
+        *(f"  {name:<{width}}  {text}" for name, (_, _, text) in COMMANDS.items()),
+        "",
+        "Each command's options, with their defaults: wargym COMMAND --help",
+    ]
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``wargym`` command."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    delegated = {
-        "campaign": ("wargym.campaign_cli", []),  # start|continue|inspect|save a campaign
-        "export-onnx": ("wargym.export_onnx", []),  # CHECKPOINT OUT.onnx (+ sidecar JSON)
-        "serve": ("wargym.server.__main__", []),  # the opponent server (HTTP or --stdio)
-        "replay": ("wargym.replay", []),  # FILE.json --html OUT.html
-        "train": ("wargym.agents.training_entry", []),  # ppo_masked|selfplay_ppo|rllib_ppo ...
-        "evaluate": ("wargym.agents.training_entry", ["evaluate"]),  # Wilson intervals, Elo
-        "play": ("wargym.play", []),  # a person plays an opponent in the terminal
-    }
-    if args_list[:1] and args_list[0] in delegated:
-        import importlib
+    if args_list[:1] in (["-h"], ["--help"]):
+        print(usage())
+        return 0
+    if not args_list or args_list[0] not in COMMANDS:
+        from wargym.cli_args import shown
 
-        name, prefix = delegated[args_list[0]]
-        return _guarded(
-            args_list[0], lambda: importlib.import_module(name).main([*prefix, *args_list[1:]])
+        problem = (
+            "no command given" if not args_list else f"unknown command {shown(args_list[0])[:80]!r}"
         )
-    parser = argparse.ArgumentParser(prog="wargym", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    demo = sub.add_parser(
-        "demo", help="the shipped learned opponent plays a Cestus V mission against the rules' AI"
-    )
-    from wargym.demo import add_arguments
-
-    add_arguments(demo)
-    for name, text in (
-        ("campaign", "start, continue, inspect or save a campaign"),
-        ("export-onnx", "export a trained policy to ONNX with its sidecar"),
-        ("serve", "run the opponent server"),
-        ("replay", "turn a replay into a self-contained HTML viewer"),
-        ("train", "train a policy (MaskablePPO, self-play)"),
-        ("evaluate", "evaluate agents over seeded games"),
-        ("play", "play a battle, mission or space duel against an opponent in the terminal"),
-    ):
-        sub.add_parser(name, help=f"{text} (see: wargym {name} --help)")
-    args = parser.parse_args(args_list)
-    if args.command == "demo":
-        from wargym.demo import run
-
-        return _guarded("demo", lambda: run(args))
-    return 2
+        print(f"wargym: error: {problem}; one of {', '.join(COMMANDS)}", file=sys.stderr)
+        return 2
+    command, rest = args_list[0], args_list[1:]
+    name, prefix, _ = COMMANDS[command]
+    return _guarded(command, lambda: importlib.import_module(name).main([*prefix, *rest]))
 
 
 def _is_bad_input(error: BaseException) -> bool:

@@ -2,15 +2,25 @@
 
 Each type turns a bad value into :class:`argparse.ArgumentTypeError`, which argparse prints as
 ``argument --flag: <message>`` and exits with status 2: no traceback. Messages quote at most
-80 characters of the value.
+80 characters of the value. The commands are built on tyro: :func:`tyro_cli` parses a config
+dataclass (field docstrings are the help text, defaults shown) and turns a bad command line
+into one line on stderr and exit status 2; :func:`checked` makes these types tyro
+constructors (``Annotated[int, checked(seed, "SEED")]``).
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import contextlib
+import io
+import re
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from wargym.rules.errors import short_repr
+
+T = TypeVar("T")
 
 MAX_SEED = 2**63 - 1
 """Largest seed a command accepts (as the opponent server: ``wargym.server.validation``)."""
@@ -64,4 +74,138 @@ def path(text: str) -> str:
     return text
 
 
-__all__ = ["MAX_PATH_CHARS", "MAX_SEED", "int_in", "one_line", "path", "seed", "shown"]
+class UsageError(ValueError):
+    """A command line that does not parse; the message is one line naming the option."""
+
+
+_BOX = "│╭╮╰╯┃┏┓┗┛"
+
+
+def _box_to_line(text: str) -> str:
+    """The title and first section of a tyro error box as one line (plain text stays)."""
+    rows = [line.strip().strip(_BOX).strip() for line in text.splitlines()]
+    rows = [r for r in rows if r]
+    if not rows or not rows[0].startswith("─"):
+        return one_line(text)
+    title = rows[0].strip("─ ")
+    body: list[str] = []
+    for row in rows[1:]:
+        if set(row) <= {"─", " "}:  # the rule before "Argument helptext" / "For full helptext"
+            break
+        body.append(row)
+    joined = " ".join(body)
+    message = re.sub(r"^Error parsing [A-Za-z_][\w.]*: ", "", joined) or title
+    if title.lower() in message.lower() or joined.startswith("Error parsing"):
+        return one_line(message)
+    return one_line(f"{title}: {message}")
+
+
+def parse_cli(
+    cls: Callable[..., T],
+    argv: Sequence[str] | None,
+    *,
+    prog: str,
+    description: str,
+    default: Any = None,
+    registry: Any = None,
+    positional: bool = False,
+) -> T:
+    """``tyro.cli(cls)`` over ``argv``; a bad command line raises :class:`UsageError`.
+
+    Help (``--help``) prints to stdout and exits 0 as usual. tyro's framed error message is
+    cut down to one line; a ``ValueError`` of ``cls``'s own checks (``__post_init__``) is
+    a :class:`UsageError` too. Field docstrings are the options' help text. ``positional``:
+    fields without a default are positional arguments (tyro's ``PositionalRequiredArgs``).
+    """
+    import tyro
+
+    captured = io.StringIO()
+    extra: dict[str, Any] = {} if default is None else {"default": default}
+    if registry is not None:
+        extra["registry"] = registry
+    if positional:
+        extra["config"] = (tyro.conf.PositionalRequiredArgs,)
+    try:
+        with contextlib.redirect_stderr(captured):
+            result: T = tyro.cli(
+                cls,
+                args=list(sys.argv[1:] if argv is None else argv),
+                prog=prog,
+                description=description,
+                **extra,
+            )
+        return result
+    except SystemExit as stop:
+        if stop.code in (0, None):
+            sys.stderr.write(captured.getvalue())
+            raise
+        raise UsageError(_box_to_line(captured.getvalue()) or "bad command line") from None
+    except ValueError as exc:
+        raise UsageError(one_line(str(exc))) from None
+
+
+def tyro_cli(
+    cls: Callable[..., T],
+    argv: Sequence[str] | None,
+    *,
+    prog: str,
+    description: str,
+    default: Any = None,
+    registry: Any = None,
+    positional: bool = False,
+) -> T:
+    """:func:`parse_cli`; a bad command line exits 2 with one line on stderr.
+
+    The line reads ``<prog>: error: <message>``; no traceback.
+    """
+    try:
+        return parse_cli(
+            cls,
+            argv,
+            prog=prog,
+            description=description,
+            default=default,
+            registry=registry,
+            positional=positional,
+        )
+    except UsageError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def checked(parse: Callable[[str], Any], metavar: str) -> Any:
+    """A tyro constructor spec built on an argparse type of this module.
+
+    Use: ``Annotated[int, checked(seed, "SEED")]``; a bad value's message names the option
+    (``Error parsing --seed: 'x' is not an integer``).
+    """
+    from tyro.constructors import PrimitiveConstructorSpec
+
+    def build(args: list[str]) -> Any:
+        try:
+            return parse(args[0])
+        except argparse.ArgumentTypeError as exc:
+            raise ValueError(str(exc)) from None
+
+    return PrimitiveConstructorSpec(
+        nargs=1,
+        metavar=metavar,
+        instance_from_str=build,
+        is_instance=lambda value: not isinstance(value, bool) and isinstance(value, int | str),
+        str_from_instance=lambda value: [str(value)],
+    )
+
+
+__all__ = [
+    "MAX_PATH_CHARS",
+    "MAX_SEED",
+    "UsageError",
+    "checked",
+    "int_in",
+    "one_line",
+    "parse_cli",
+    "path",
+    "seed",
+    "shown",
+    "tyro_cli",
+]

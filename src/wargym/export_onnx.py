@@ -26,7 +26,6 @@ without unpickling its ``data`` (:mod:`wargym.agents.sb3_zip`).
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import re
@@ -36,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wargym import cli_args
 from wargym.rules.errors import short_repr
 
 SIDECAR_FORMAT = "wargym-onnx-sidecar/2"
@@ -497,37 +497,30 @@ def _is_int(value: Any) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command line: ``python -m wargym.export_onnx CHECKPOINT OUT.onnx``."""
-    parser = argparse.ArgumentParser(
-        prog="wargym export-onnx", description="Export a MaskablePPO zip to ONNX + sidecar."
-    )
-    parser.add_argument("checkpoint", help="sb3-contrib MaskablePPO .zip")
-    parser.add_argument("out", help="output .onnx path (the sidecar is OUT.onnx.json)")
-    parser.add_argument("--env-id", default=None, help=f"Gymnasium id (default {DEFAULT_ENV_ID})")
-    parser.add_argument("--env-kwargs", default=None, help="JSON object of make() kwargs")
-    parser.add_argument("--check", type=int, default=200, help="random inputs compared (0: none)")
-    args = parser.parse_args(argv)
+    """Command line: ``python -m wargym.export_onnx CHECKPOINT OUT.onnx`` (exit 2: bad input)."""
+    prog = "wargym export-onnx"
+    from wargym.export_cli import ExportArgs  # tyro loads only for the command line
+
+    args = cli_args.tyro_cli(ExportArgs, argv, prog=prog, description=ExportArgs.__doc__ or "")
+    kwargs = args.kwargs()
     checkpoint = Path(args.checkpoint)
     if not (checkpoint.is_file() or checkpoint.with_name(checkpoint.name + ".zip").is_file()):
-        parser.error(f"checkpoint {args.checkpoint}: no such file")
-    if args.check < 0:
-        parser.error(f"--check must be >= 0, got {args.check}")
-    kwargs = None
-    if args.env_kwargs is not None:
-        try:
-            kwargs = json.loads(args.env_kwargs)
-        except json.JSONDecodeError as exc:
-            parser.error(f"--env-kwargs is not JSON: {exc}")
-        if not isinstance(kwargs, dict):
-            parser.error("--env-kwargs must be a JSON object")
-    from wargym.agents.sb3_zip import CheckpointError
-
+        print(f"{prog}: error: checkpoint {cli_args.shown(args.checkpoint)}: no such file",
+              file=sys.stderr)  # fmt: skip
+        return 2
     try:
+        from wargym.agents.sb3_zip import CheckpointError
+
         onnx_path, side = export(
-            args.checkpoint, args.out, env_id=args.env_id, env_kwargs=kwargs, check=args.check
-        )
+            args.checkpoint, args.out, env_id=args.env_id, env_kwargs=kwargs,
+            check=args.check,
+        )  # fmt: skip
+    except ImportError as exc:  # torch / sb3-contrib / onnx missing: an install problem
+        print(f"{prog}: error: {exc} (install the [train,export] extras)", file=sys.stderr)
+        return 2
     except (SidecarError, CheckpointError, OSError) as exc:  # bad input: one line, status 2
-        print(f"wargym export-onnx: error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {cli_args.one_line(f'{type(exc).__name__}: {exc}')}",
+              file=sys.stderr)  # fmt: skip
         return 2
     print(json.dumps({"onnx": str(onnx_path), "sidecar": str(side)}))
     return 0

@@ -9,7 +9,8 @@ slider, arrow keys, autoplay).
 Accepted inputs (:func:`frames_of`):
 
 * ``nq-replay-v1``: what ``NoQuarterSkirmishEnv.save_replay`` writes (the set-up battle,
-  every decision with its events, the outcome); a step of agent ``"setup"`` holds the
+  every decision with its events, the outcome; an optional ``title`` string, which
+  ``wargym demo`` sets to the mission's name); a step of agent ``"setup"`` holds the
   set-up's own events (PEF section rolls, the 22.3.1 objective roll), which the set-up
   battle already includes: its frame shows them without applying them again;
 * a No Quarter battle with an event list: ``{"start": <Battle.to_dict()>, "events": [...]}``
@@ -31,11 +32,18 @@ file under any path.
 
 from __future__ import annotations
 
-import argparse
+import re
+import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from tyro.conf import Positional
+
+from wargym import cli_args
+from wargym.cli_args import checked
+from wargym.describe import describe_action, describe_event, describe_index, round_numbers
 from wargym.replay_files import (
     MAX_COORD,
     ReplayError,
@@ -102,6 +110,7 @@ def frames_of(data: Any) -> dict[str, Any]:
                 "label": _step_label(i, s),
                 "events": check_events(s.get("events", []), f"steps[{i}]"),
                 "applied": s.get("agent") != "setup",
+                "actor": (s.get("action") or {}).get("mech"),
             }
             for i, s in enumerate(check_objects(data["steps"], "steps"))
         ]
@@ -113,7 +122,10 @@ def frames_of(data: Any) -> dict[str, Any]:
     seed = data.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise ReplayError(f"seed: must be an integer or null, not {short_repr(seed)}")
-    return _nq_view(start, steps, check_outcome(data.get("outcome")), seed)
+    name = data.get("title", "5150: No Quarter")
+    if not isinstance(name, str):
+        raise ReplayError(f"title: must be a string, not {short_repr(name)}")
+    return _nq_view(start, steps, check_outcome(data.get("outcome")), seed, short_text(name, 200))
 
 
 def _step_label(i: int, step: dict[str, Any]) -> str:
@@ -121,12 +133,37 @@ def _step_label(i: int, step: dict[str, Any]) -> str:
     if not isinstance(action, dict):
         raise ReplayError(f"steps[{i}].action: must be an object or null, not {short_repr(action)}")
     quiet = {"setup": "set-up rolls", "rules": "the rules play on"}.get(str(step.get("agent")))
-    kind = short_text(action.get("type", quiet or "illegal (no-op)"))
-    rest = ", ".join(f"{short_text(k)} {short_text(v)}" for k, v in action.items() if k != "type")
-    return f"{i + 1}. {short_text(step.get('agent', '?'))}: {kind}" + (f" ({rest})" if rest else "")
+    what = describe_action("no_quarter", action) if action else quiet or "illegal (no-op)"
+    return f"{i + 1}. {short_text(step.get('agent', '?'))}: {short_text(what, 160)}"
 
 
-def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -> dict[str, Any]:
+def outcome_words(outcome: dict[str, Any] | None) -> str:
+    """``"blue wins (side eliminated)"``, ``"side 0 wins (defeat)"``, ``"a draw (...)"``."""
+    if outcome is None:
+        return "unfinished"
+    winner, reason = outcome.get("winner"), outcome.get("reason")
+    if winner is None or winner == "":
+        text = "a draw"
+    elif isinstance(winner, int) and not isinstance(winner, bool):
+        text = f"side {winner} wins"
+    else:
+        text = f"{short_text(winner, 40)} wins"
+    return text + ("" if reason in (None, "") else f" ({short_text(reason, 80)})")
+
+
+def _finish(view: dict[str, Any]) -> dict[str, Any]:
+    """Every event also in words (``log``), numbers rounded, the outcome in the title."""
+    for frame in view["frames"]:
+        if "log" not in frame:
+            frame["log"] = [describe_event(view["system"], e) for e in frame["events"]]
+    view["title"] = f"{view['title']} — {outcome_words(view['outcome'])}"
+    rounded: dict[str, Any] = round_numbers(view, 2)
+    return rounded
+
+
+def _nq_view(
+    start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any, title: str
+) -> dict[str, Any]:
     from wargym.rules.errors import RulesError
     from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
     from wargym.rules.no_quarter.battle.state import Battle
@@ -155,13 +192,21 @@ def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -
                     warnings.append(
                         f"step {number}: {short_text(raw.get('type'))}: {short_text(str(exc))}"
                     )
-        frame = {"label": step["label"], "events": step["events"], **_snapshot(battle)}
+        frame = {
+            "label": _weapons_named(battle, step["label"], step.get("actor")),
+            "events": step["events"],
+            "log": [
+                _weapons_named(battle, describe_event("no_quarter", e), e.get("shooter"))
+                for e in step["events"]
+            ],
+            **_snapshot(battle),
+        }
         frame["shots"] = _shots(step["events"], before, frame["mechs"])
         frames.append(frame)
-    return {
+    return _finish({
         "format": VIEW_FORMAT,
         "system": "no_quarter",
-        "title": "5150: No Quarter" + ("" if seed is None else f", seed {seed}"),
+        "title": title + ("" if seed is None else f", seed {seed}"),
         "map": {
             "kind": "table",
             "width": field.width,
@@ -171,7 +216,23 @@ def _nq_view(start: Any, steps: list[dict[str, Any]], outcome: Any, seed: Any) -
         "frames": frames,
         "outcome": outcome,
         "warnings": warnings,
-    }
+    })  # fmt: skip
+
+
+def _weapons_named(battle: Any, text: str, mech: Any) -> str:
+    """``weapon 2`` of ``mech`` in ``text`` as ``the medium laser`` (its design's item)."""
+    if type(mech) is not int or mech not in battle.mechs:
+        return text
+    items = battle.mechs[mech].design.items
+
+    def name(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        if index >= len(items):
+            return match.group(0)
+        item = items[index]
+        return "the " + short_text(str(item.label or item.item.value).replace("_", " "), 40)
+
+    return re.sub(r"\bweapon (\d{1,3})\b", name, text)
 
 
 def _pefs(battle: Any) -> list[dict[str, Any]]:
@@ -256,15 +317,15 @@ def _hex_view(data: dict[str, Any]) -> dict[str, Any]:
                 "units": [_hex_unit(u, f"frames[{i}].units[{j}]") for j, u in enumerate(units)],
             }
         )
-    return {
+    return _finish({
         "format": VIEW_FORMAT,
         "system": data.get("system", "hex"),
         "title": data.get("title", data.get("system", "hex replay")),
-        "map": {"kind": "hex"},
+        "map": {"kind": "hex", "layout": "flat-topped axial (q, r): A north, clockwise"},
         "frames": view_frames,
         "outcome": check_outcome(data.get("outcome")),
         "warnings": [],
-    }
+    })  # fmt: skip
 
 
 def _hex_unit(unit: dict[str, Any], where: str) -> dict[str, Any]:
@@ -324,15 +385,30 @@ def record_hex_replay(env_id: str, seed: int = 0, max_steps: int = 300) -> dict[
         if legal.size == 0:
             break
         action = int(rng.choice(legal))
+        what = describe_index(env, action)
         obs, _, terminated, truncated, info = env.step(action)
         events = [e for e in info.get("events", []) if isinstance(e, dict)]
-        frames.append({"label": f"{step + 1}. action {action}", "events": events,
+        frames.append({"label": f"{step + 1}. side 0: {what}", "events": events,
                        "units": _hex_units(engine_state(env).to_dict())})  # fmt: skip
         if terminated or truncated:
             break
+    outcome = _space_outcome(system, engine_state(env))
     env.close()
     return {"format": HEX_REPLAY, "system": system, "title": f"{env_id}, seed {seed}",
-            "frames": frames, "outcome": info.get("outcome")}  # fmt: skip
+            "frames": frames, "outcome": outcome}  # fmt: skip
+
+
+def _space_outcome(system: str, state: Any) -> dict[str, Any] | None:
+    """``{"winner": side or None, "reason"}`` of a finished space battle, else ``None``."""
+    if system == "pentagon_war":
+        result = state.outcome
+    else:
+        from wargym.rules.starship_combat import game
+
+        result = game.outcome(state)
+    if result is None:
+        return None
+    return {"winner": result.winner, "reason": result.termination.value}
 
 
 def write_html(replay: Any, out: str | Path) -> Path:
@@ -363,17 +439,27 @@ def write_html(replay: Any, out: str | Path) -> Path:
     return path
 
 
+@dataclass
+class ReplayArgs:
+    """Turn a saved replay into a self-contained HTML page (``wargym replay FILE --html OUT``)."""
+
+    file: Annotated[str, Positional, checked(cli_args.path, "FILE")]
+    """Replay JSON: nq-replay-v1, a No Quarter start+events document, or hex-replay-v1."""
+    html: Annotated[str, checked(cli_args.path, "OUT")]
+    """Output page (never the input file)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``wargym replay FILE.json --html OUT.html``; a bad replay or output exits 2."""
-    parser = argparse.ArgumentParser(prog="wargym replay", description=__doc__.splitlines()[0])
-    parser.add_argument("file", help="replay JSON (nq-replay-v1, start+events, hex-replay-v1)")
-    parser.add_argument("--html", required=True, help="output page (never the input file)")
-    args = parser.parse_args(argv)
+    args = cli_args.tyro_cli(
+        ReplayArgs, argv, prog="wargym replay", description=__doc__.splitlines()[0]
+    )
     try:
         path = write_html(args.file, args.html)
     except ReplayError as exc:
         message = " ".join(str(exc).split())
-        parser.exit(2, f"wargym replay: error: {message}\n")
+        print(f"wargym replay: error: {message}", file=sys.stderr)
+        raise SystemExit(2) from None
     print(path)
     return 0
 

@@ -23,26 +23,29 @@ _PAGE = r"""<!DOCTYPE html>
 body{font:14px system-ui,sans-serif;margin:0;background:#f4f2ee;color:#222}
 header{padding:8px 12px;background:#333;color:#eee}
 #main{display:flex;gap:12px;padding:12px;align-items:flex-start}
-#map{background:#e1ddd2;border:1px solid #999;flex:0 0 auto}
+#map{background:#e1ddd2;border:1px solid #999;width:fit-content}
+#map svg{display:block}
 #side{flex:1 1 320px;min-width:280px}
 #log{height:520px;overflow:auto;background:#fff;border:1px solid #bbb;padding:6px;font:12px monospace}
 #log .step{margin:2px 0;padding:2px;border-bottom:1px solid #eee}
 #log .current{background:#fff3b0}
 #controls button{min-width:36px;margin-right:4px}
 #slider{width:100%}
-.legend span{display:inline-block;margin-right:10px}
+.legend{max-width:720px;font-size:12px;margin-top:6px}
+.legend span{display:inline-block;margin-right:12px;white-space:nowrap}
+.legend svg{vertical-align:middle;margin-right:3px}
 .warn{color:#a40}
+.unit text{font-weight:bold}
 </style></head>
 <body>
-<header><b id="title"></b> <span id="outcome"></span></header>
+<header><b id="title"></b></header>
 <div id="main">
 <div><div id="map"></div>
 <div id="controls"><button id="first" title="first">|&lt;</button><button id="prev" title="previous (left arrow)">&lt;</button><button id="play" title="play/pause (space)">play</button><button id="next" title="next (right arrow)">&gt;</button><button id="last" title="last">&gt;|</button>
 <span id="counter"></span><br><input id="slider" type="range" min="0" value="0"></div>
-<div class="legend"><span style="color:#1a3ce0">&#9679; blue</span><span style="color:#d82020">&#9679; red</span><span>&#9670; PEF</span><span style="color:#d00">&#8212; hit</span><span style="color:#777">- - miss</span></div>
 </div>
 <svg id="svg-ns" width="0" height="0" aria-hidden="true"></svg>
-<div id="side"><div id="frameinfo"></div><div id="log"></div><div id="warnings" class="warn"></div></div>
+<div id="side"><div class="legend" id="legend"></div><div id="frameinfo"></div><div id="log"></div><div id="warnings" class="warn"></div></div>
 </div>
 <script type="application/json" id="replay-data">__DATA__</script>
 <script>
@@ -52,6 +55,7 @@ header{padding:8px 12px;background:#333;color:#eee}
 const DATA = JSON.parse(document.getElementById("replay-data").textContent);
 const FR = Array.isArray(DATA.frames) ? DATA.frames : [];
 const NS = document.getElementById("svg-ns").namespaceURI;
+const DIRS = new Map(Object.entries({"0": "A", "1": "B", "2": "C", "3": "D", "4": "E", "5": "F"}));
 const COLOURS = new Map(Object.entries({building:"#5a5a5a",woods:"#226e28",hill:"#aa8c5a",river:"#4682c8",deep_water:"#1e3c96",road:"#c8bea0",rough:"#827850"}));
 const SIDE = new Map(Object.entries({blue:"#1a3ce0",red:"#d82020","0":"#1a3ce0","1":"#d82020"}));
 let index = 0, timer = null;
@@ -116,7 +120,9 @@ function tableSvg(f){
   return s;
 }
 function hexSvg(f){
-  const S = 18, px = (q, r) => [S*Math.sqrt(3)*(q + r/2), S*1.5*r];
+  // flat-topped axial hexes as both space games use them (rules/hexgrid.py): direction A is
+  // north, B..F follow clockwise; x = 1.5 q, y (south) = sqrt(3) (r + q/2), in hex sizes
+  const S = 18, px = (q, r) => [S*1.5*q, S*Math.sqrt(3)*(r + q/2)];
   let minX = 0, minY = 0, maxX = 0, maxY = 0, minQ = Infinity, maxQ = -Infinity, minR = Infinity, maxR = -Infinity;
   for (const fr of FR) for (const u of list(fr.units)){
     const q = num(u.q), r = num(u.r), [x, y] = px(q, r);
@@ -124,35 +130,71 @@ function hexSvg(f){
     minQ = Math.min(minQ, q); maxQ = Math.max(maxQ, q); minR = Math.min(minR, r); maxR = Math.max(maxR, r);
   }
   minX -= 3*S; minY -= 3*S; maxX += 3*S; maxY += 3*S;
-  const W = Math.min(1400, maxX-minX), H = Math.min(1000, maxY-minY);
-  const s = svg("svg", {width: W, height: H, viewBox: `${minX} ${minY} ${maxX-minX} ${maxY-minY}`});
-  const hex = (cx, cy, colour, stroke) => {
+  const fit = Math.max(0.5, Math.min(1, 720/(maxX-minX), 720/(maxY-minY)));  // the whole map in view
+  const s = svg("svg", {width: (maxX-minX)*fit, height: (maxY-minY)*fit, viewBox: `${minX} ${minY} ${maxX-minX} ${maxY-minY}`});
+  const hex = (cx, cy, colour, stroke, k = 1) => {
     const p = [];
-    for (let i = 0; i < 6; i++){ const a = Math.PI/180*(60*i-30); p.push(`${cx+S*Math.cos(a)},${cy+S*Math.sin(a)}`); }
+    for (let i = 0; i < 6; i++){ const a = Math.PI/180*60*i; p.push(`${(cx+k*S*Math.cos(a)).toFixed(1)},${(cy+k*S*Math.sin(a)).toFixed(1)}`); }
     return svg("polygon", {points: p.join(" "), fill: colour, stroke: stroke});
   };
   if (minQ <= maxQ){
-    const r0 = Math.floor(minR)-2, r1 = Math.ceil(maxR)+2, q0 = Math.floor(minQ)-2-Math.ceil((maxR-minR)/2), q1 = Math.ceil(maxQ)+2;
+    const q0 = Math.floor(minQ)-3, q1 = Math.ceil(maxQ)+3, r0 = Math.floor(minR)-3-Math.ceil((maxQ-minQ)/2), r1 = Math.ceil(maxR)+3+Math.ceil((maxQ-minQ)/2);
     if ((r1-r0+1)*(q1-q0+1) <= 40000)  // no background grid for a map too large to draw
       for (let r = r0; r <= r1; r++) for (let q = q0; q <= q1; q++){
         const [x, y] = px(q, r);
         if (x >= minX && x <= maxX && y >= minY && y <= maxY) s.appendChild(hex(x, y, "none", "#c8c2b4"));
       }
   }
+  s.appendChild(svg("text", {x: minX+6, y: minY+14, "font-size": 12, fill: "#555"}, "\u2191 A (north); B-F clockwise"));
   for (const u of list(f.units)){
     const [x, y] = px(num(u.q), num(u.r)), col = pick(SIDE, u.side, "#444");
-    const a = Math.PI/180*(60*num(u.facing) - 90);
-    s.appendChild(svg("g", {class: "unit", opacity: u.destroyed ? 0.35 : 1}, hex(x, y, col, "#000"),
-      svg("line", {x1: x, y1: y, x2: x+Math.cos(a)*S, y2: y+Math.sin(a)*S, stroke: "#fff", "stroke-width": 3}),
-      svg("text", {x: x, y: y+4, "text-anchor": "middle", "font-size": 10, fill: "#fff"}, str(u.id)),
-      tip(`${str(u.label == null ? u.id : u.label)} at (${num(u.q)}, ${num(u.r)}) facing ${num(u.facing)}${u.armor != null ? ", armour " + str(u.armor) : ""}${u.destroyed ? ", out" : ""}`)));
+    const a = Math.PI/180*(60*num(u.facing) - 90), c = Math.cos(a), d = Math.sin(a);
+    const tipX = x+c*S*1.25, tipY = y+d*S*1.25, bx = x+c*S*0.8, by = y+d*S*0.8;
+    s.appendChild(svg("g", {class: "unit", opacity: u.destroyed ? 0.35 : 1}, hex(x, y, col, "#000", 0.9),
+      svg("line", {x1: x+c*S*0.45, y1: y+d*S*0.45, x2: bx, y2: by, stroke: "#fff", "stroke-width": 3}),
+      svg("polygon", {class: "bow", points: `${tipX.toFixed(1)},${tipY.toFixed(1)} ${(bx-d*5).toFixed(1)},${(by+c*5).toFixed(1)} ${(bx+d*5).toFixed(1)},${(by-c*5).toFixed(1)}`, fill: "#000"}),
+      svg("text", {x: x, y: y+4, "text-anchor": "middle", "font-size": 11, fill: "#fff"}, str(u.id)),
+      tip(`${str(u.label == null ? u.id : u.label)} at (${num(u.q)}, ${num(u.r)}) facing ${pick(DIRS, num(u.facing), str(u.facing))}${u.armor != null ? ", armour " + str(u.armor) : ""}${u.destroyed ? ", out" : ""}`)));
   }
   return s;
 }
-function eventText(e){
+function words(v){ return str(v).replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/_/g, " ").toLowerCase(); }
+function short(v){
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : String(Math.round(v*10)/10);
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (Array.isArray(v)) return v.slice(0, 12).map(short).join(", ");
+  return v != null && typeof v === "object" ? "\u2026" : str(v);
+}
+function eventText(e, text){
+  if (typeof text === "string") return text;  // the event in words, written by wargym.describe
   if (e == null || typeof e !== "object") return str(e);
-  const rest = Object.entries(e).filter(([k]) => k !== "type").map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
-  return `${str(e.type)} ${rest}`;
+  const rest = Object.entries(e).filter(([k]) => k !== "type").map(([k, v]) => `${words(k)} ${short(v)}`).join(", ");
+  return `${words(e.type)}: ${rest}`;
+}
+function swatch(shape, colour, extra){
+  const s = svg("svg", {width: 16, height: 12});
+  if (shape === "rect") s.appendChild(svg("rect", {x: 1, y: 1, width: 14, height: 10, fill: colour, stroke: "#555"}));
+  else if (shape === "disc") s.appendChild(svg("circle", {cx: 8, cy: 6, r: 5, fill: colour, stroke: "#000"}));
+  else if (shape === "hex") s.appendChild(svg("polygon", {points: "1,6 4.5,1 11.5,1 15,6 11.5,11 4.5,11", fill: colour, stroke: extra || "#000"}));
+  else if (shape === "diamond") s.appendChild(svg("polygon", {points: "8,0 14,6 8,12 2,6", fill: "#fff", stroke: "#000"}));
+  else { const l = svg("line", {x1: 1, y1: 6, x2: 15, y2: 6, stroke: colour, "stroke-width": shape === "facing" ? 3 : 2}); if (shape === "dashed") l.setAttribute("stroke-dasharray", "4 3"); s.appendChild(l); }
+  return s;
+}
+function legend(){
+  const items = [], add = (shape, colour, text, extra) => items.push(h("span", "", swatch(shape, colour, extra), text));
+  if (at(DATA, "map", "kind") === "table"){
+    add("disc", "#1a3ce0", "blue mech (number: its id)"); add("disc", "#d82020", "red mech");
+    add("facing", "#000", "black line: facing"); add("rect", "#2a2", "bar: armour left");
+    add("diamond", "", "PEF (unknown enemy)"); add("line", "#d00", "hit"); add("dashed", "#777", "miss"); add("line", "orange", "flame");
+    const kinds = [];
+    for (const t of list(at(DATA, "map", "terrain"))){ const k = str(at(t, "kind")); if (!kinds.includes(k)) kinds.push(k); }
+    for (const k of kinds.slice(0, 20)) add("rect", pick(COLOURS, k, "#999"), words(k));
+  } else {
+    add("hex", "#1a3ce0", "side 0 ship (number: its id)"); add("hex", "#d82020", "side 1 ship");
+    add("facing", "#000", "arrow: facing (A north, B-F clockwise)"); add("hex", "#ccc", "faded: destroyed or out");
+    add("hex", "none", "one hex of the map", "#c8c2b4");
+  }
+  document.getElementById("legend").replaceChildren(...items);
 }
 function show(i){
   index = Math.max(0, Math.min(FR.length-1, num(i)));
@@ -165,7 +207,8 @@ function show(i){
   for (let k = Math.max(0, index-30); k <= index; k++){
     const fr = FR[k] || {}, step = h("div", k === index ? "step current" : "step", h("b", "", str(fr.label)));
     step.id = `step-${k}`;
-    for (const e of list(fr.events)) step.appendChild(h("div", "", eventText(e)));
+    const texts = list(fr.log);
+    list(fr.events).forEach((e, n) => step.appendChild(h("div", "", eventText(e, texts[n]))));
     steps.push(step);
   }
   log.replaceChildren(...steps);
@@ -178,9 +221,8 @@ function play(){
   b.textContent = "pause";
   timer = setInterval(() => { if (index >= FR.length-1){ play(); } else show(index+1); }, 600);
 }
-const outcome = DATA.outcome;
-document.getElementById("title").textContent = str(DATA.title);
-if (outcome && typeof outcome === "object") document.getElementById("outcome").textContent = " \u2014 " + (outcome.winner ? str(outcome.winner) + " wins" : "draw") + (outcome.reason ? " (" + str(outcome.reason) + ")" : "");
+document.getElementById("title").textContent = str(DATA.title);  // the outcome is in the title
+legend();
 document.getElementById("warnings").textContent = list(DATA.warnings).map(str).join("\n");
 document.getElementById("slider").max = FR.length-1;
 document.getElementById("slider").addEventListener("input", e => show(Number(e.target.value)));

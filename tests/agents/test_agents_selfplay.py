@@ -71,10 +71,12 @@ def test_training_flags_override_presets_and_unknown_flags_fail(tmp_path: Path) 
     args = parse_args(Args, ["--config", str(preset), "--net-arch", "[4, 4]", "--smoke"])
     assert (args.seed, args.run_dir, args.net_arch, args.smoke) == (5, "runs/y", [4, 4], True)
     assert parse_args(Args, ["--run-dir", "123"]).run_dir == "123"
-    with pytest.raises(ConfigError, match="seed must be an integer"):
+    with pytest.raises(ConfigError, match="--seed.*'abc'"):
         parse_args(Args, ["--seed", "abc"])
-    with pytest.raises(SystemExit):
+    with pytest.raises(ConfigError, match="--sede"):
         parse_args(Args, ["--sede", "3"])
+    assert parse_args(Args, ["--smoke", "false"]).smoke is False  # the pre-tyro value form
+    assert parse_args(Args, ["--no-smoke", "--net-arch", "2", "3"]).net_arch == [2, 3]
 
 
 def test_training_entry_rejects_unknown_scripts(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,7 @@ import numpy as np
 import wargym.envs  # noqa: F401  (registers the ids)
 from wargym.envs import PETTINGZOO_ENVS
 
-NQ_MISSION_FAST = {"max_turns": 2, "max_mechs": 12}
+NQ_MISSION_FAST = {"max_turns": 2, "max_mechs": 12, "info_events": True}
 
 # Short battles keep the suite fast; ids not listed here run with their defaults.
 FAST_KWARGS: dict[str, dict[str, Any]] = {
@@ -23,12 +23,12 @@ FAST_KWARGS: dict[str, dict[str, Any]] = {
     "wargym/StarshipCombat-Duel-v0": {"options": {"max_rounds": 3}},
     "pentagon_war_v0": {"max_turns": 2},
     "starship_combat_v0": {"options": {"max_rounds": 3}},
-    "wargym/NoQuarter-Skirmish-v1": {"max_turns": 2, "mechs_per_side": 2},
+    "wargym/NoQuarter-Skirmish-v1": {"max_turns": 2, "mechs_per_side": 2, "info_events": True},
     "wargym/NoQuarter-Patrol-v1": NQ_MISSION_FAST,
     "wargym/NoQuarter-Attack-v1": NQ_MISSION_FAST,
     "wargym/NoQuarter-Defend-v1": NQ_MISSION_FAST,
     "wargym/NoQuarter-CestusV-v1": {"max_turns": 1, "max_missions": 1},
-    "no_quarter_v1": {"max_turns": 2, "mechs_per_side": 2},
+    "no_quarter_v1": {"max_turns": 2, "mechs_per_side": 2, "info_events": True},
 }
 """Small configuration per env name (Gymnasium id or PettingZoo module name)."""
 

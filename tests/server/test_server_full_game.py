@@ -1,11 +1,12 @@
-"""A full default game plays to its end over the server's HTTP and ``--stdio`` interfaces.
+"""Every served game family plays to its end over HTTP and ``--stdio``, the shipped policy on blue.
 
 Every request sends the state the server returned last, so every state the engine produced
-passes the server's validation (``validity.check_battle``). Before armour was clamped at 0
-(§17.4.2) the first hit beyond a location's armour stopped such a game (seed 3: at move
-61, ``invalid_state: state.mechs.5.armor.3: -2 is outside 0..3``). HTTP goes to a real
-uvicorn server on a loopback port (tests/server/loopback.py); stdio to a
-``python -m wargym.server --stdio`` subprocess, request by request.
+passes the server's validation (``validity.check_battle``), and every message validates against
+the protocol's pydantic models (tests/server/families.py). Before armour was clamped at 0
+(§17.4.2) the first hit beyond a location's armour stopped such a game with ``invalid_state``
+(``state.mechs.5.armor.3: -2 is outside 0..3``); the games here deal such hits and the armour
+stays within 0..design. HTTP goes through FastAPI's TestClient; stdio to one
+``python -m wargym.server --stdio`` subprocess (the shipped policy is its default ``--model``).
 """
 
 from __future__ import annotations
@@ -13,68 +14,61 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from server_cases import P  # noqa: E402
+from families import FAMILIES, SEEDS, checked_send, play  # noqa: E402
 
 from wargym.server import Handler  # noqa: E402
 
-MAX_REQUESTS = 3000
-"""Far more decisions than a default skirmish takes (about 120); a guard, not a target."""
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 
 
-def _play_to_the_end(send: Callable[[dict[str, Any]], dict[str, Any]], seed: int) -> dict:
-    """new_game, then opponent_move (the rules' choice) for whichever side decides."""
-    reply = send({"protocol": P, "type": "new_game", "system": "no_quarter", "seed": seed})
-    overkill = 0
-    for step in range(MAX_REQUESTS):
-        assert "error" not in reply, (step, reply.get("error"))
-        if reply["over"]:
-            break
-        legal = send({"protocol": P, "type": "legal", "state": reply["state"]})
-        assert "error" not in legal, (step, legal.get("error"))
-        reply = send({"protocol": P, "type": "opponent_move", "state": reply["state"],
-                      "policy": "rules", "seed": step})  # fmt: skip
-        overkill += sum(
-            e["type"] == "DamageRolled" and e["damage"] > e["armor_before"]
-            for e in reply.get("events", ())
-        )
-    assert reply["over"] and reply["outcome"] is not None, "the game did not end"
+def _check_end(played: dict[str, Any]) -> None:
+    reply = played["reply"]
     for mech in reply["state"]["mechs"].values():
         assert all(0 <= a <= d for a, d in zip(mech["armor"], mech["design"]["armor"], strict=True))
-    return {"reply": reply, "overkill": overkill, "requests": step}
+    assert played["chosen_by"], "the opponent never moved"
 
 
-def test_full_default_game_over_http() -> None:
+@pytest.fixture(scope="module")
+def http_send() -> Iterator[Any]:
     pytest.importorskip("fastapi")
-    pytest.importorskip("uvicorn")
-    from loopback import serving
+    pytest.importorskip("httpx")
+    from fastapi.testclient import TestClient
 
-    with serving(Handler(), timeout_s=60.0) as post:
+    from wargym.agents.learned import shipped_model
+    from wargym.server.http import create_app
+    from wargym.server.policy import OnnxOpponent
 
-        def send(request: dict[str, Any]) -> dict[str, Any]:
-            status, data = post(json.dumps(request).encode())
-            assert status == 200, str(data)[:300]
-            assert isinstance(data, dict)
-            return data
+    client = TestClient(create_app(Handler(OnnxOpponent(shipped_model(".onnx"))), timeout_s=60))
 
-        for seed in range(3, 9):  # until a game had damage beyond the armour left
-            played = _play_to_the_end(send, seed=seed)
-            if played["overkill"]:
-                break
-    assert played["overkill"] > 0  # damage beyond the armour left happened and was clamped
+    def send(request: dict[str, Any]) -> dict[str, Any]:
+        reply = client.post("/v1", content=json.dumps(request))
+        assert reply.status_code == 200, reply.text[:300]
+        data: dict[str, Any] = reply.json()
+        return data
+
+    yield checked_send(send)
+    client.close()
 
 
-def test_full_default_game_over_stdio() -> None:
+@pytest.mark.parametrize("family", FAMILIES)
+def test_full_game_of_every_family_over_http(http_send: Any, family: str) -> None:
+    played = play(http_send, family, SEEDS[family])
+    _check_end(played)
+    if family == "default skirmish":  # the policy's own game: it plays, no fallback
+        assert played["chosen_by"].get("onnx", 0) > 0, played["chosen_by"]
+
+
+def test_full_game_of_every_family_over_stdio(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "wargym.server", "--stdio", "--timeout", "60"]
-    proc = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
+    log = (tmp_path / "stderr.txt").open("w+b")  # a pipe nobody drains would fill and block
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log)
     assert proc.stdin is not None and proc.stdout is not None
 
     def send(request: dict[str, Any]) -> dict[str, Any]:
@@ -86,8 +80,12 @@ def test_full_default_game_over_stdio() -> None:
         data: dict[str, Any] = json.loads(line)
         return data
 
+    overkill = 0
     try:
-        played = _play_to_the_end(send, seed=3)
+        for family in FAMILIES:
+            played = play(checked_send(send), family, SEEDS[family], legal_every=5)
+            _check_end(played)
+            overkill += played["overkill"]
     finally:
         proc.stdin.close()
         try:
@@ -96,8 +94,9 @@ def test_full_default_game_over_stdio() -> None:
             proc.kill()
             proc.wait()
         proc.stdout.close()
-        stderr = proc.stderr.read().decode() if proc.stderr else ""
-        if proc.stderr:
-            proc.stderr.close()
+        log.seek(0)
+        stderr = log.read().decode(errors="replace")
+        log.close()
     assert proc.returncode == 0, stderr[-2000:]
-    assert played["overkill"] > 0
+    assert "could not play" not in stderr  # a fallback is said in chosen_by, not logged loudly
+    assert overkill > 0  # damage beyond the armour left happened and was clamped

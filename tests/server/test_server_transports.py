@@ -38,7 +38,8 @@ def test_http_happy_path_openapi_and_health(client) -> None:  # type: ignore[no-
     assert game.status_code == 200 and game.json()["decision"]["side"] in ("blue", "red")
     api = client.get("/openapi.json").json()
     body = api["paths"]["/v1"]["post"]["requestBody"]["content"]["application/json"]["schema"]
-    assert body["title"] == "wargym-protocol/1 request"
+    assert body == {"$ref": "#/components/schemas/Request"}
+    assert api["components"]["schemas"]["Request"]["discriminator"]["propertyName"] == "type"
 
 
 def test_http_bad_request_catalogue_gets_4xx_and_keeps_serving(client) -> None:  # type: ignore[no-untyped-def]

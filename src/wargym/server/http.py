@@ -2,14 +2,16 @@
 
 Routes: ``POST /v1`` (any protocol request; the response's status follows its error code,
 :data:`~.validation.HTTP_STATUS`), ``GET /v1/info`` and ``GET /healthz``; FastAPI serves the
-OpenAPI description at ``/openapi.json`` (the request and response bodies are the JSON
-Schemas of ``wargym/server/schemas``). Bodies are read as a stream and refused past
-``max_bytes`` (413) before being parsed; each request runs in a worker thread and is answered
-with a ``timeout`` error (503) after ``timeout_s`` (the engine bounds its own loops, so the
-abandoned thread ends soon after). Replies are ASCII JSON, so nothing a request carried can
-make one unwritable; a ``content-length`` that is not a plain byte count is ``bad_request``;
-any unexpected exception still answers a protocol error. Requires the ``[serve]`` extra
-(fastapi, uvicorn).
+OpenAPI description at ``/openapi.json``, whose components are the pydantic models of
+:mod:`.models` (every request, response, action, event and the state), and Swagger UI at
+``/docs`` from the assets of the ``swagger-ui-bundle`` package (``/docs/assets/...``: nothing
+is fetched from the internet; ReDoc, which only loads from a CDN, is off). Bodies are read
+as a stream and refused past ``max_bytes`` (413) before being parsed; each request runs in a
+worker thread and is answered with a ``timeout`` error (503) after ``timeout_s`` (the engine
+bounds its own loops, so the abandoned thread ends soon after). Replies are ASCII JSON, so
+nothing a request carried can make one unwritable; a ``content-length`` that is not a plain
+byte count is ``bad_request``; any unexpected exception still answers a protocol error.
+Requires the ``[serve]`` extra (fastapi, uvicorn, pydantic, swagger-ui-bundle).
 """
 
 from __future__ import annotations
@@ -19,11 +21,14 @@ import json
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .protocol import PROTOCOL, Handler
-from .validation import HTTP_STATUS, ProtocolError, load_schema
+from .validation import HTTP_STATUS, ProtocolError
+from .web import add_web_routes, page_url
 
 DEFAULT_HOST = "127.0.0.1"
 """Loopback only unless told otherwise."""
@@ -31,6 +36,9 @@ DEFAULT_PORT = 8765
 """Default TCP port."""
 DEFAULT_TIMEOUT = 10.0
 """Seconds a request may take before a ``timeout`` error answers it."""
+DOCS_ASSETS = "/docs/assets"
+"""Where Swagger UI's own files are served (from the ``swagger-ui-bundle`` package)."""
+COMPONENTS = "#/components/schemas/{model}"
 
 
 class ProtocolJSON(JSONResponse):
@@ -50,9 +58,12 @@ def create_app(handler: Handler, timeout_s: float = DEFAULT_TIMEOUT) -> FastAPI:
         title="wargym opponent server",
         version=__version__,
         description=f"{PROTOCOL}: legal decisions, rules and learned opponents (docs/protocol.md)",
+        docs_url=None,  # served below from local assets
+        redoc_url=None,  # ReDoc loads its script from a CDN
     )
-    request_schema = _openapi_schema(load_schema("request"))
-    response_schema = _openapi_schema(load_schema("response"))
+    request_schema = {"$ref": COMPONENTS.format(model="Request")}
+    response_schema = {"$ref": COMPONENTS.format(model="Response")}
+    _local_docs(app)
 
     def reply(data: dict[str, Any]) -> JSONResponse:
         error = data.get("error")
@@ -128,16 +139,54 @@ def create_app(handler: Handler, timeout_s: float = DEFAULT_TIMEOUT) -> FastAPI:
     async def healthz() -> dict[str, str]:
         return {"status": "ok", "protocol": PROTOCOL}
 
+    add_web_routes(app)  # the browser client (web.py): /, /play and /static/*
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = get_openapi(title=app.title, version=app.version,
+                                   description=app.description, routes=app.routes)  # fmt: skip
+            document.setdefault("components", {}).setdefault("schemas", {}).update(
+                openapi_components()
+            )
+            app.openapi_schema = document
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app
+
+
+def openapi_components() -> dict[str, Any]:
+    """The models of :mod:`.models` as OpenAPI components (``Request``, ``Response``...)."""
+    from .models import generated
+
+    components: dict[str, Any] = {}
+    for name in ("request", "response"):
+        schema = generated(name, ref_template=COMPONENTS)
+        components.update(schema.pop("$defs", {}))
+        components[name.capitalize()] = schema
+    return components
+
+
+def _local_docs(app: FastAPI) -> None:
+    """Swagger UI at ``/docs`` with its script, style and icon served by this app."""
+    import swagger_ui_bundle
+    from starlette.staticfiles import StaticFiles
+
+    app.mount(DOCS_ASSETS, StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), "docs")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title=f"{app.title} - Swagger UI",
+            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png",
+        )
 
 
 def _too_large(limit: int) -> ProtocolError:
     return ProtocolError("too_large", f"request larger than {limit} bytes")
-
-
-def _openapi_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """The schema without the JSON-Schema-only keys OpenAPI 3.1 documents do not need."""
-    return {k: v for k, v in schema.items() if k not in ("$schema", "$id")}
 
 
 def serve(handler: Handler, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
@@ -145,4 +194,5 @@ def serve(handler: Handler, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
     """Run the app with uvicorn (blocks)."""
     import uvicorn
 
+    print(f"wargym serve: play in a browser at {page_url(host, port)}", flush=True)
     uvicorn.run(create_app(handler, timeout_s), host=host, port=port, log_level="warning")

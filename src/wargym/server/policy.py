@@ -4,19 +4,28 @@
 :class:`wargym.agents.onnx_runner.OnnxPolicy`); it never reads a pickle or an SB3 zip. The
 env named by the sidecar is built once to borrow its observation encoder and action codec,
 so a submitted battle is encoded exactly as in training, from the deciding side's view.
-When the policy cannot be used for a position (more mechs than its slots, an empty mask, an
-index that decodes to an illegal action) the rules' NP procedure decides and the response's
-``chosen_by`` says ``rules (fallback: ...)``.
+When the policy cannot be used for a position the rules' NP procedure decides and the
+response's ``chosen_by`` says why in words: ``rules (fallback: the policy has 3 mech slots,
+this side has 6 mechs)``, ``... none of the 4 legal actions fits the policy's action
+layout``, ``... the policy chose index 12 (...), which is not legal now`` or ``... the policy
+could not read this position (KeyError: ...)``.
+
+The server keeps no game, so the advisor inside the observation (its sighting memory) starts
+afresh for every request: nothing one client sent shapes another's answers. One lock
+serialises the policy's calls (the HTTP server answers requests on worker threads).
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .validation import clip
 
 LOG = logging.getLogger(__name__)
 
@@ -48,6 +57,7 @@ class OnnxOpponent:
             raise ValueError(f"unknown tier {default_tier!r}; one of {list(TIERS)}")
         self.path = path
         self.default_tier = default_tier
+        self.lock = threading.Lock()
         self.policy = OnnxPolicy(path)
         side = self.policy.sidecar
         env = make_sidecar_env(side.env_id, side.env_kwargs)
@@ -94,28 +104,75 @@ class OnnxOpponent:
         self, battle: Any, legal: list[Any], tier_name: str | None, rng: np.random.Generator
     ) -> tuple[Any, str]:
         """``(action, chosen_by)`` for the pending decision of ``battle``."""
+        from .protocol import _rules_choice
+
+        with self.lock:
+            try:
+                found = self._policy_choice(battle, legal, tier_name, rng)
+            except _UnplayableError as why:
+                reason = str(why)
+            except (ValueError, KeyError, IndexError, TypeError) as exc:
+                reason = f"the policy could not read this position ({type(exc).__name__}: " \
+                    f"{clip(str(exc), 80, quote=False)})"  # fmt: skip
+            else:
+                return found
+        LOG.info("policy could not play this position: %s", reason)  # said in chosen_by
+        return _rules_choice(battle, legal, rng), f"rules (fallback: {reason})"[:300]
+
+    def _policy_choice(
+        self, battle: Any, legal: list[Any], tier_name: str | None, rng: np.random.Generator
+    ) -> tuple[Any, str]:
         from wargym.agents.tiers import TIERS, choose_index
 
         from .protocol import _rules_choice
 
         name = tier_name or self.default_tier
-        try:
-            side = battle.decision.side
-            mask = self.codec.mask(battle)
-            if not mask.any():
-                raise ValueError("the policy's action layout covers no legal option here")
-            obs = self.encoder.encode(battle, side)
-            if name is None:
-                index: int | None = self.policy.act(obs, mask)
-            else:
-                logits = self.policy.logits(obs, mask)
-                index = choose_index(logits, mask, TIERS[name], rng)
-            if index is None:
-                return _rules_choice(battle, legal, rng), f"rules (tier {name})"
-            action = self.codec.decode(int(index), battle)
-            if action not in legal:
-                raise ValueError(f"index {index} decodes to {action}, which is not legal")
-        except (ValueError, KeyError, IndexError) as exc:
-            LOG.warning("policy could not play this position: %s", exc)
-            return _rules_choice(battle, legal, rng), f"rules (fallback: {exc})"[:200]
+        side = battle.decision.side
+        advisor = getattr(self.encoder, "advisor", None)
+        if advisor is not None:
+            advisor.reset()  # no memory carried over from another request
+        beyond = self._beyond_slots(battle, side)
+        if beyond is not None:
+            raise _UnplayableError(beyond)
+        mask = self.codec.mask(battle)
+        if not mask.any():
+            plural = "action fits" if len(legal) == 1 else "actions fits"
+            raise _UnplayableError(
+                f"none of the {len(legal)} legal {plural} the policy's action layout"
+            )
+        obs = self.encoder.encode(battle, side)
+        if name is None:
+            index: int | None = self.policy.act(obs, mask)
+        else:
+            logits = self.policy.logits(obs, mask)
+            index = choose_index(logits, mask, TIERS[name], rng)
+        if index is None:
+            return _rules_choice(battle, legal, rng), f"rules (tier {name})"
+        action = self.codec.decode(int(index), battle)
+        if action not in legal:
+            raise _UnplayableError(
+                f"the policy chose index {index} ({clip(str(action), 60, quote=False)}), "
+                "which is not legal now"
+            )
         return action, "onnx" if name is None else f"onnx (tier {name})"
+
+    def _beyond_slots(self, battle: Any, side: Any) -> str | None:
+        """Why the policy cannot see this battle whole (more mechs than its slots), or None.
+
+        The observation and the action layout number each side's mechs, removed ones too, in
+        slots; mechs beyond them would be invisible to the policy.
+        """
+        slots = getattr(self.codec, "max_mechs", None)
+        if slots is None:
+            return None
+        own = sum(m.side is side for m in battle.mechs.values())
+        other = len(battle.mechs) - own
+        if own > slots:
+            return f"the policy has {slots} mech slots, this side has {own} mechs"
+        if other > slots:
+            return f"the policy has {slots} enemy mech slots, the other side has {other} mechs"
+        return None
+
+
+class _UnplayableError(Exception):
+    """The policy cannot play this position; the message says why in words."""

@@ -16,7 +16,7 @@ from wargym.envs.no_quarter.solo import NoQuarterSkirmishEnv
 from wargym.rules.errors import IllegalActionError
 from wargym.rules.no_quarter.battle import game
 
-FAST: dict[str, Any] = {"max_turns": 3, "mechs_per_side": 2}
+FAST: dict[str, Any] = {"max_turns": 3, "mechs_per_side": 2, "info_events": True}
 
 
 def _rollout(env: NoQuarterSkirmishEnv, seed: int, steps: int) -> list[Any]:

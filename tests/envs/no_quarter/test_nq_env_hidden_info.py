@@ -66,7 +66,9 @@ def _assert_same(a: Any, b: Any) -> None:
 
 def test_nq_hidden_enemy_difference_never_reaches_the_agent() -> None:
     envs = [
-        NoQuarterSkirmishEnv(battle_factory=_factory(d), mechs_per_side=2, max_turns=3)
+        NoQuarterSkirmishEnv(
+            battle_factory=_factory(d), mechs_per_side=2, max_turns=3, info_events=True
+        )
         for d in (0, 3)
     ]
     first = [env.reset(seed=8) for env in envs]

@@ -40,11 +40,15 @@ MISSION_IDS = [
     "wargym/NoQuarter-Defend-v1",
 ]
 NQ_IDS = ["wargym/NoQuarter-Skirmish-v1", *MISSION_IDS]
-FAST: dict[str, Any] = {"max_turns": 3, "max_mechs": 12}
+FAST: dict[str, Any] = {"max_turns": 3, "max_mechs": 12, "info_events": True}
 
 
 def fast(env_id: str) -> dict[str, Any]:
-    return {"max_turns": 3, "mechs_per_side": 2} if "Skirmish" in env_id else dict(FAST)
+    return (
+        {"max_turns": 3, "mechs_per_side": 2, "info_events": True}
+        if "Skirmish" in env_id
+        else dict(FAST)
+    )
 
 
 def _same(a: Any, b: Any) -> None:

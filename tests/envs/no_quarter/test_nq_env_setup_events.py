@@ -8,7 +8,7 @@ import wargym  # noqa: F401 - registers the envs
 
 
 def test_9_skirmish_env_reset_gives_its_own_pilots_dice_and_hides_the_enemys() -> None:
-    env = gymnasium.make("wargym/NoQuarter-Skirmish-v1")
+    env = gymnasium.make("wargym/NoQuarter-Skirmish-v1", info_events=True)
     _, info = env.reset(seed=3)
     battle = env.unwrapped.battle
     created = [e for e in info["events"] if e["type"] == "PilotCreated"]

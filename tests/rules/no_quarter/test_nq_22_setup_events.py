@@ -68,7 +68,7 @@ def test_22_setup_mission_stops_before_play_and_advance_continues_the_same_game(
 
 
 def test_22_mission_env_first_info_and_replay_hold_the_setup_events(tmp_path: Path) -> None:
-    env = NoQuarterMissionEnv(scenario=DEFEND, max_turns=3)
+    env = NoQuarterMissionEnv(scenario=DEFEND, max_turns=3, info_events=True)
     _obs, info = env.reset(seed=11)
     kinds = [e["type"] for e in info["events"]]
     assert "PefPlaced" in kinds and "ActivationRolled" in kinds

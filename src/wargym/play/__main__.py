@@ -1,0 +1,7 @@
+"""``python -m wargym.play``: see :mod:`wargym.play`."""
+
+import sys
+
+from wargym.play import main
+
+sys.exit(main())
