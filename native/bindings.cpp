@@ -16,6 +16,7 @@
 #include "dice.hpp"
 #include "errors.hpp"
 #include "no_quarter/sight_movement/geometry.hpp"
+#include "no_quarter/battle/state_bindings.hpp"
 #include "no_quarter/sight_movement/sight.hpp"
 
 namespace nb = nanobind;
@@ -30,6 +31,7 @@ PyObject* g_argument_error = nullptr;   // wargym.native.errors.NativeArgumentEr
 PyObject* g_exhausted_error = nullptr;  // wargym.rules.errors.DiceScriptExhaustedError
 PyObject* g_aspect = nullptr;           // wargym.rules.no_quarter.forces.vocab.Aspect
 PyObject* g_short_repr = nullptr;       // wargym.rules.errors.short_repr
+PyObject* g_state_error = nullptr;      // wargym.native.errors.NativeStateError
 
 std::string short_repr(nb::handle value) {
     PyObject* text = PyObject_CallOneArg(g_short_repr, value.ptr());
@@ -302,6 +304,7 @@ NB_MODULE(_core, m) {
     g_exhausted_error = import_attr("wargym.rules.errors", "DiceScriptExhaustedError");
     g_short_repr = import_attr("wargym.rules.errors", "short_repr");
     g_aspect = import_attr("wargym.rules.no_quarter.forces.vocab", "Aspect");
+    g_state_error = import_attr("wargym.native.errors", "NativeStateError");
 
     nb::register_exception_translator([](const std::exception_ptr& p, void*) {
         try {
@@ -310,6 +313,12 @@ NB_MODULE(_core, m) {
             raise_argument(g_type_error, e);
         } catch (const wargym::ArgumentError& e) {
             raise_argument(g_argument_error, e);
+        } catch (const wargym::StateError& e) {
+            PyObject* exc = PyObject_CallFunction(g_state_error, "ss", e.path().c_str(), e.what());
+            if (exc) {
+                PyErr_SetObject(g_state_error, exc);
+                Py_DECREF(exc);
+            }
         } catch (const wargym::DiceScriptExhausted& e) {
             PyErr_SetString(g_exhausted_error, e.what());
         }
@@ -548,4 +557,7 @@ NB_MODULE(_core, m) {
           "terrain"_a.none(), "observer"_a.none(), "target"_a.none(), "base_radius"_a.none(), "observer_id"_a.none() = -1,
           "target_id"_a.none() = -1, "bodies"_a.none() = nb::none(), "observer_has_ews"_a.none() = false,
           "The fields of rules.no_quarter.sight.Sight as a tuple (blocked_side None/'left'/'right').");
+
+    // -- No Quarter battle state (rules/no_quarter/battle/state.py) ------------------------------
+    nq::bind_state(g);
 }

@@ -24,6 +24,18 @@ public:
     using ArgumentError::ArgumentError;
 };
 
+// A malformed or inconsistent state document: ``path`` names the field (battle.mechs.0.pos[1]),
+// what() says why. wargym.native.errors.NativeStateError (a validity.InvalidBattleError).
+class StateError : public std::invalid_argument {
+public:
+    StateError(std::string path, const std::string& message)
+        : std::invalid_argument(message), path_(std::move(path)) {}
+    const std::string& path() const noexcept { return path_; }
+
+private:
+    std::string path_;
+};
+
 // A scripted face sequence ran out: wargym.rules.errors.DiceScriptExhaustedError.
 class DiceScriptExhausted : public std::runtime_error {
 public:

@@ -8,6 +8,7 @@ subclasses, so code that catches the engine's errors catches these too.
 from __future__ import annotations
 
 from wargym.rules.errors import RulesError
+from wargym.rules.no_quarter.battle.validity import InvalidBattleError
 
 
 class NativeArgumentError(RulesError, ValueError):
@@ -21,3 +22,12 @@ class NativeArgumentError(RulesError, ValueError):
 
 class NativeTypeError(NativeArgumentError, TypeError):
     """A value of the wrong type for one argument of a native function."""
+
+
+class NativeStateError(InvalidBattleError, ValueError):
+    """A malformed or inconsistent battle document handed to the native state.
+
+    A :class:`~wargym.rules.errors.StateError` (through validity's ``InvalidBattleError``), so
+    code that catches the reference's ``Battle.from_dict`` errors catches it too; ``path``
+    names the field (``battle.mechs.0.pos[1]``) and ``reason`` says why.
+    """

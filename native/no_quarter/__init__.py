@@ -1,4 +1,4 @@
-"""Python glue for the native No Quarter mirrors: battlefields and bases handed to the core.
+"""Python glue for the native No Quarter mirrors: battlefields, bases and states handed to the core.
 
 The core never reads a YAML file: :func:`sight_terrain` hands it a battlefield's rectangles and
 the line-of-sight table (:func:`~.terrain_tables.sight_config`), and every
@@ -9,18 +9,33 @@ them.
 >>> terrain = sight_terrain(Battlefield())
 >>> sight(terrain, (1.0, 1.0), (5.0, 1.0), base_radius=0.5).clear_lines
 3
+
+A battle state crosses in the reference's versioned JSON (:meth:`~.state.Battle.to_dict`):
+:func:`battle_from_dict` hands the core the bounds of :mod:`~.validity` with it.
+
+>>> import numpy as np
+>>> from wargym.rules.dice import RandomDice
+>>> from wargym.rules.no_quarter.forces.setup import new_skirmish
+>>> data = new_skirmish(np.random.default_rng(0), RandomDice.from_seed(0)).to_dict()
+>>> battle_from_dict(data).clone().to_dict() == data
+True
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from wargym.native import _core
+from wargym.rules.no_quarter.battle import validity
 from wargym.rules.no_quarter.battlefield.terrain import Battlefield, Body
-from wargym.rules.no_quarter.battlefield.terrain_tables import SightConfig, sight_config
+from wargym.rules.no_quarter.battlefield.terrain_tables import (
+    SightConfig,
+    sight_config,
+    terrain_config,
+)
 from wargym.rules.no_quarter.sight_movement.sight import Sight
 
 core: Any = _core.no_quarter
@@ -83,3 +98,53 @@ def sight(
             observer_has_ews,
         )
     )
+
+
+MAX_JSON_DEPTH = 64
+"""Deepest nesting the native state reads in its plain-JSON parts (frames, np, mission): a
+native bound, so that hostile data cannot exhaust the C++ stack. The engine writes 4 or less."""
+
+LIMITS: Any = core.StateLimits(validity, terrain_config(), MAX_JSON_DEPTH)
+"""The bounds of :mod:`~.validity` (``MAX_MECHS``, ...) and the building table of
+:func:`~.terrain_tables.terrain_config` (sizes, armour ratings), as the native state reads them."""
+
+
+class NativeBattle(Protocol):
+    """What ``_core.no_quarter.Battle`` answers.
+
+    Typed here because the submodule is ``Any`` in ``_core.pyi``; ``test_state_agreement.py``
+    checks that the two name the same members.
+    """
+
+    @property
+    def turn(self) -> int:
+        """The turn number."""
+
+    @property
+    def over(self) -> bool:
+        """The battle has ended."""
+
+    @property
+    def mech_ids(self) -> list[int]:
+        """Every mech's id, in id order."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The reference's versioned JSON data (equal to ``Battle.to_dict()``)."""
+
+    def clone(self) -> NativeBattle:
+        """An independent copy (a C++ struct copy; the records are shared)."""
+
+    @staticmethod
+    def from_dict(data: Any, limits: Any, check: bool = True) -> NativeBattle:
+        """The battle of a ``Battle.to_dict()`` document (``limits``: :data:`LIMITS`)."""
+
+
+def battle_from_dict(data: Any, *, check: bool = True) -> NativeBattle:
+    """The native ``Battle`` of a ``Battle.to_dict()`` document.
+
+    ``check``: also the checks of :func:`~.validity.check_battle` that the core mirrors
+    (docs/native.md). A malformed or hostile document raises
+    :class:`~wargym.native.errors.NativeStateError` naming the field.
+    """
+    battle: NativeBattle = core.Battle.from_dict(data, LIMITS, check)
+    return battle
