@@ -87,7 +87,9 @@ def test_odd_events_fall_back_to_their_fields_and_never_raise() -> None:
     assert text.startswith("shot fired")
     moved = {"type": "MechMoved", "mech": 1, "inches": 1.23456789, "path": [[1.11111, 2.22222]],
              "heading": 90.0, "kind": "move"}  # fmt: skip
-    assert describe_event("no_quarter", moved) == 'mech 1 moves 1.2" to (1.1, 2.2), facing 90 deg'
+    assert describe_event("no_quarter", moved) == (
+        'mech 1 moves 1.2" to (1.1, 2.2), facing north (90 deg)'
+    )
     deep: list[object] = []
     for _ in range(200):
         deep = [deep]
@@ -277,3 +279,16 @@ def test_move_kinds_and_ship_boxes_read_as_words() -> None:
          "after": 6},
     )  # fmt: skip
     assert box == "ship 1 missile weapon: 7 -> 6", box
+
+
+def test_headings_in_compass_words_as_the_terminal_and_the_browser_say_them() -> None:
+    """'faces north (90 deg)', 'torso twisted left' (0 = east, counter-clockwise)."""
+    faced = describe_event("no_quarter", {"type": "MechFaced", "mech": 1, "heading": 90,
+                                          "twist": 30})  # fmt: skip
+    assert faced == "mech 1 faces north (90 deg), torso twisted left", faced
+    step = {"type": "MechMoved", "mech": 2, "kind": "voluntary", "inches": 3, "path": [[1, 1]]}
+    moved = describe_event("no_quarter", {**step, "heading": 154})
+    assert moved.endswith("facing north-west (154 deg)"), moved
+    right = describe_event("no_quarter", {"type": "MechFaced", "mech": 1, "heading": 270,
+                                          "twist": -30})  # fmt: skip
+    assert right == "mech 1 faces south (270 deg), torso twisted right", right

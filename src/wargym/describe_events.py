@@ -68,6 +68,27 @@ def _box(value: Any) -> str:
     return words(name) if kind in name else f"{words(name)} {words(kind)}"
 
 
+COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east")
+"""The eight compass words of a No Quarter heading (0 = east, counter-clockwise), as
+``wargym play`` says them."""
+
+
+def _heading(f: F) -> str:
+    """``north (90 deg)``: the compass word and the heading rounded to a degree."""
+    value = f.get("heading")
+    if not isinstance(value, int | float) or isinstance(value, bool) or value != value:
+        return f"{f.n('heading', 0)} deg"
+    if abs(value) > 1e9:
+        return f"{f.n('heading', 0)} deg"
+    return f"{COMPASS[round((value % 360.0) / 45.0) % 8]} ({f.n('heading', 0)} deg)"
+
+
+def _twist(twist: Any) -> str:
+    if not isinstance(twist, int | float) or isinstance(twist, bool) or not twist:
+        return ""
+    return f", torso twisted {'left' if twist > 0 else 'right'}"
+
+
 def _ids(f: F, key: str) -> str:
     """A list of ids as ``3, 4`` (``fmt_value`` would read two of them as a point)."""
     value = f.get(key)
@@ -104,8 +125,7 @@ def _nq_moved(f: F) -> str:
     jumped = " with jump jets" if f.get("jumped") else ""
     why = ", to leave the battlefield" if kind == "leave" else ""
     return (
-        f'mech {f.v("mech")} {how}{jumped} {f.n("inches")}" to {_end(f)}, '
-        f"facing {f.n('heading', 0)} deg{why}"
+        f'mech {f.v("mech")} {how}{jumped} {f.n("inches")}" to {_end(f)}, facing {_heading(f)}{why}'
     )
 
 
@@ -177,10 +197,7 @@ NO_QUARTER: dict[str, Callable[[F], str]] = {
     "MoveBlocked": lambda f: (
         f"mech {f.v('mech')} is blocked by mech {f.v('blocker')} and stops at {f.v('at')}"
     ),
-    "MechFaced": lambda f: (
-        f"mech {f.v('mech')} faces {f.n('heading', 0)} deg"
-        + ("" if not f.get("twist") else f", torso twisted {f.v('twist')} deg")
-    ),
+    "MechFaced": lambda f: f"mech {f.v('mech')} faces {_heading(f)}" + _twist(f.get("twist")),
     "MechLeftTable": lambda f: f"mech {f.v('mech')} leaves the table across the {f.v('edge')} edge",
     "StoodUp": lambda f: f"mech {f.v('mech')} stands up",
     "InSightTaken": _nq_in_sight,
