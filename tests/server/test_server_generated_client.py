@@ -210,9 +210,9 @@ def _games(client: Any, gen: ModuleType) -> tuple[set[str], set[str], set[str]]:
                 request = {"protocol": P, "type": "act", "state": state,
                            "action": data["legal_actions"][-1], "seed": step}  # fmt: skip
             else:
-                side = data["decision"]["side"]
+                policy = "onnx" if data["decision"]["side"] == "blue" else "rules"
                 request = {"protocol": P, "type": "opponent_move", "state": state,
-                           "policy": "onnx" if side == "blue" else "rules", "seed": step}  # fmt: skip
+                           "policy": policy, "seed": step}  # fmt: skip
             _, data = send(request)
     return actions, events, replies
 
