@@ -138,7 +138,10 @@ def from_jsonable(tp: Any, data: Any, where: str = "$") -> Any:
     if tp is float:
         if isinstance(data, bool) or not isinstance(data, int | float):
             raise StateError(f"{where}: expected a number, got {short_repr(data)}")
-        return float(data)
+        try:
+            return float(data)
+        except OverflowError:  # an int beyond the largest float (10**400)
+            raise StateError(f"{where}: {short_repr(data)} is too large for a number") from None
     if tp in (int, str, bool):
         if not isinstance(data, tp) or (tp is int and isinstance(data, bool)):
             raise StateError(f"{where}: expected {tp.__name__}, got {short_repr(data)}")

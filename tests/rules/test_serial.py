@@ -170,6 +170,10 @@ def test_missing_field_is_rejected_with_its_path() -> None:
             lambda d: d["units"]["1"].__setitem__("heat", "hot"),
             r"^\$\.units\.1\.heat: expected a number",
         ),
+        (
+            lambda d: d["units"]["1"].__setitem__("heat", 10**400),
+            r"^\$\.units\.1\.heat: 1000.* is too large for a number$",
+        ),
         (lambda d: d.__setitem__("seen", {"a": 1}), r"^\$\.seen: expected a list"),
         (lambda d: d.__setitem__("units", []), r"^\$\.units: expected an object"),
         (lambda d: d.__setitem__("phase", "move"), r"^\$\.phase: 'move' is not one of"),
