@@ -29,6 +29,8 @@ def test_default_demo_shows_the_shipped_policy_winning_the_page_and_how_to_play(
     assert {step["agent"] for step in data["steps"]} >= {"policy"}
     turning = out.split("Turning points:\n", 1)[1].split("Event log summary:", 1)[0]
     assert " is out: " in turning and "=" not in turning  # told in words
+    forces = out.split("Turning points:", 1)[0]  # designs and losses in words, not engine keys
+    assert "Star Army class" in forces and not re.search(r"_c\d|left_table|cheated_death", forces)
     assert f"Replay page written to {page}" in out and page.resolve().as_uri() in out
     text = page.read_text()
     title = text.split("<title>", 1)[1].split("</title>", 1)[0]

@@ -50,7 +50,7 @@ def usage() -> str:
     lines = [
         "usage: wargym {" + ",".join(COMMANDS) + "} ...",
         "",
-        (__doc__ or "").strip().split("\n\n")[0],
+        (__doc__ or "").strip().split("\n\n")[0].replace("``", ""),
         "",
         "commands:",
         *(f"  {name:<{width}}  {text}" for name, (_, _, text) in COMMANDS.items()),

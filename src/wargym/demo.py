@@ -149,7 +149,7 @@ def run(args: DemoArgs) -> int:
     print("Enemy (red, Hishen): the rules' non-player AI, arriving as PEFs (§20, §22.4)")
     for side in ("blue", "red"):
         mechs = [m for m in battle.mechs.values() if m.side.value == side]
-        designs = collections.Counter(m.design.id for m in mechs)
+        designs = collections.Counter(m.design.name for m in mechs)
         listed = ", ".join(f"{n} x {d}" for d, n in sorted(designs.items()))
         if mechs:
             print(f"  {side} at the start: {len(mechs)} mechs ({listed})")
@@ -187,7 +187,11 @@ def run(args: DemoArgs) -> int:
     for side in ("blue", "red"):
         mechs = [m for m in battle.mechs.values() if m.side.value == side]
         left = sum(1 for m in mechs if m.removed is None)
-        gone = [f"#{m.id} {m.removed.value}" for m in mechs if m.removed is not None]
+        gone = [
+            f"#{m.id} {m.design.name} ({m.removed.value.replace('_', ' ')})"
+            for m in mechs
+            if m.removed is not None
+        ]
         print(f"  {side}: {left} of {len(mechs)} on the table; lost: {', '.join(gone) or 'none'}")
     print_highlights(log)
     print("Event log summary:")
