@@ -70,7 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.path.insert(0, str(folder.parent))
     global PROG
     sys.argv = [str(folder / f"{name}.py"), *rest]
-    PROG = f"wargym train {name}"  # the script's name in its help and errors
+    # the script's name in its help and errors (`wargym evaluate` is `wargym train evaluate`)
+    PROG = "wargym evaluate" if name == "evaluate" else f"wargym train {name}"
     try:
         runpy.run_path(str(folder / f"{name}.py"), run_name="__main__")
     finally:

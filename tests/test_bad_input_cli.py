@@ -137,7 +137,7 @@ ROWS = [
     ),
     ("train:no_script", ["train"], ["ppo_masked"]),
     ("train:unknown_script", ["train", "nope"], ["nope"]),
-    ("evaluate:unknown_flag", ["evaluate", "--bogus"], ["--bogus"]),
+    ("evaluate:unknown_flag", ["evaluate", "--bogus"], ["wargym evaluate: error", "--bogus"]),
     ("train:flag_value", ["train", "ppo_masked", "--seed", "x"], ["--seed", "'x'"]),
     ("train:unknown_flag", ["train", "selfplay_ppo", "--bogus", "1"], ["--bogus"]),
     (
