@@ -26,7 +26,7 @@ SERVED = (DEFAULT, *served_scenarios())
 SEEDS = {
     DEFAULT: 4,
     "attack_hishen_vs_star_army": 1,
-    "attack_iss_vs_hishen": 0,
+    "attack_iss_vs_hishen": 8,  # 685 moves (seed 0: ~1,100)
     "defend_pdf_vs_hishen": 7,
     "defend_star_army_vs_hishen": 1,
     "patrol_star_army_vs_hishen": 5,

@@ -2,11 +2,14 @@
 
 Every request sends the state the server returned last, so every state the engine produced
 passes the server's validation (``validity.check_battle``), and every message validates against
-the protocol's pydantic models (tests/server/families.py). Before armour was clamped at 0
-(§17.4.2) the first hit beyond a location's armour stopped such a game with ``invalid_state``
-(``state.mechs.5.armor.3: -2 is outside 0..3``); the games here deal such hits and the armour
-stays within 0..design. HTTP goes through FastAPI's TestClient; stdio to one
-``python -m wargym.server --stdio`` subprocess (the shipped policy is its default ``--model``).
+the protocol's pydantic models (tests/server/families.py); a ``legal`` request (the same state
+again, its legal actions compared) goes with every third move over HTTP and every fifth over
+stdio: it costs about as much as the move (both load and validate the state), and the move
+already sends every state back. Before armour was clamped at 0 (§17.4.2) the first hit beyond
+a location's armour stopped such a game with ``invalid_state`` (``state.mechs.5.armor.3: -2 is
+outside 0..3``); the games here deal such hits and the armour stays within 0..design. HTTP goes
+through FastAPI's TestClient; stdio to one ``python -m wargym.server --stdio`` subprocess (the
+shipped policy is its default ``--model``). The families include one Cestus V mission.
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ def http_send() -> Iterator[Any]:
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_full_game_of_every_family_over_http(http_send: Any, family: str) -> None:
-    played = play(http_send, family, SEEDS[family])
+    played = play(http_send, family, SEEDS[family], legal_every=3)
     _check_end(played)
     if family == "default skirmish":  # the policy's own game: it plays, no fallback
         assert played["chosen_by"].get("onnx", 0) > 0, played["chosen_by"]
