@@ -9,6 +9,7 @@ knows every field; Swagger UI at ``/docs`` loads nothing from outside the server
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import re
@@ -17,6 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -221,14 +223,44 @@ def shipped():  # type: ignore[no-untyped-def]
 
 
 def test_fallback_reason_says_why_in_words(shipped) -> None:  # type: ignore[no-untyped-def]
+    """More mechs than the policy's slots: it decides in a local view, else says why not."""
     handler = Handler(shipped)
     game = handler.handle({"protocol": P, "type": "new_game", "system": "no_quarter", "seed": 1,
                            "skirmish": {"mechs_per_side": 6}})  # fmt: skip
     slots = shipped.codec.max_mechs
-    moved = handler.handle({"protocol": P, "type": "opponent_move", "state": game["state"],
-                            "seed": 0})  # fmt: skip
-    assert moved["chosen_by"] == f"rules (fallback: the policy has {slots} mech slots, this " \
-        "side has 6 mechs)"  # fmt: skip
+    state, said = game["state"], collections.Counter()
+    for seed in range(40):
+        moved = handler.handle({"protocol": P, "type": "opponent_move", "state": state,
+                                "seed": seed})  # fmt: skip
+        said[moved["chosen_by"]] += 1
+        state = moved["state"]
+    assert said["onnx (local view)"] > 0, said  # the policy plays battles beyond its slots
+    fallback = f"rules (fallback: the policy has {slots} mech slots, this side has 6 mechs, " \
+        "and this choice lies outside the policy's local view)"  # fmt: skip
+    assert set(said) <= {"onnx (local view)", fallback}, said
+
+
+def test_a_position_without_a_legal_index_falls_back_in_words(shipped) -> None:  # type: ignore[no-untyped-def]
+    """The reason names what went wrong: here no legal action fits the policy's layout."""
+    from wargym.server.protocol import _load
+
+    handler = Handler(shipped)
+    game = handler.handle({"protocol": P, "type": "new_game", "system": "no_quarter", "seed": 1})
+    battle = _load({"state": game["state"]})
+    legal = __import__("wargym.rules.no_quarter.battle.game", fromlist=["game"]).legal_actions(
+        battle
+    )
+    original = shipped.codec.mask
+    try:
+        shipped.codec.mask = lambda b: np.zeros(shipped.codec.n, dtype=bool)
+        moved = handler.handle({"protocol": P, "type": "opponent_move", "state": game["state"],
+                                "seed": 0})  # fmt: skip
+    finally:
+        shipped.codec.mask = original
+    n = len(legal)
+    plural = "action fits" if n == 1 else "actions fits"
+    assert moved["chosen_by"] == f"rules (fallback: none of the {n} legal {plural} the " \
+        "policy's action layout)"  # fmt: skip
 
 
 def test_no_memory_of_another_request_reaches_the_policy(shipped) -> None:  # type: ignore[no-untyped-def]

@@ -59,6 +59,7 @@ class OnnxOpponent:
         self.default_tier = default_tier
         self.lock = threading.Lock()
         self.policy = OnnxPolicy(path)
+        self._learned: Any = None  # the LearnedAgent of the local view, loaded when first needed
         side = self.policy.sidecar
         env = make_sidecar_env(side.env_id, side.env_kwargs)
         base = env.unwrapped
@@ -133,7 +134,7 @@ class OnnxOpponent:
             advisor.reset()  # no memory carried over from another request
         beyond = self._beyond_slots(battle, side)
         if beyond is not None:
-            raise _UnplayableError(beyond)
+            return self._local_view_choice(battle, legal, side, beyond, rng)
         mask = self.codec.mask(battle)
         if not mask.any():
             plural = "action fits" if len(legal) == 1 else "actions fits"
@@ -155,6 +156,29 @@ class OnnxOpponent:
                 "which is not legal now"
             )
         return action, "onnx" if name is None else f"onnx (tier {name})"
+
+    def _local_view_choice(
+        self, battle: Any, legal: list[Any], side: Any, beyond: str, rng: np.random.Generator
+    ) -> tuple[Any, str]:
+        """A battle larger than the policy's slots: the policy decides in a local view.
+
+        As ``wargym demo`` and ``wargym play`` seat it in a mission
+        (:class:`wargym.agents.battle_policy.PolicyPlayer`): the deciding mech and its nearest
+        friends and enemies fill the slots; a choice outside that view (or an index the view
+        cannot play) goes to the book's procedure. Greedy: tiers apply to the full view only.
+        """
+        from wargym.agents.battle_policy import PolicyPlayer
+
+        if self._learned is None:
+            from wargym.agents.learned import LearnedAgent
+
+            self._learned = LearnedAgent(self.path)
+        player = PolicyPlayer(self._learned, rng=int(rng.integers(2**63)))
+        action = player.act_engine(battle, legal, side)
+        if player.counts["policy"]:
+            return action, "onnx (local view)"
+        reason = f"{beyond}, and this choice lies outside the policy's local view"
+        return action, f"rules (fallback: {reason})"[:300]
 
     def _beyond_slots(self, battle: Any, side: Any) -> str | None:
         """Why the policy cannot see this battle whole (more mechs than its slots), or None.
