@@ -224,3 +224,30 @@ def test_bad_command_line_exits_2_with_a_clear_message(
     after = _snapshot(folder)
     assert {k: v for k, v in after.items() if k in before} == before
     assert set(after) == set(before)  # no new file (no half-written save or output)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["evaluate", "--agents", "learned:/nonexistent/none.onnx", "rules"], ["none.onnx"]),
+        (["replay", "x.json", "--html", "y.html", "--bogus"], ["--bogus"]),
+        (["play", "--bogus"], ["--bogus"]),
+        (["demo", "--seed", "x"], ["--seed", "'x'"]),
+        (["train", "ppo_masked", "--bogus"], ["--bogus"]),
+    ],
+)
+def test_bad_command_line_is_one_line_on_a_terminal_that_is_not_utf8(
+    argv: list[str], words: list[str], tmp_path: Path
+) -> None:
+    """rich draws tyro's error without a frame on an ASCII terminal; still one clear line."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "COLUMNS": "80"}
+    done = subprocess.run([sys.executable, "-m", "wargym.cli", *argv], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=120)  # fmt: skip
+    err = done.stderr
+    assert done.returncode == 2 and "Traceback" not in err, err
+    assert len(err.strip().splitlines()) == 1 and "---" not in err, err
+    assert all(word in err for word in words), err

@@ -78,19 +78,23 @@ class UsageError(ValueError):
     """A command line that does not parse; the message is one line naming the option."""
 
 
-_BOX = "│╭╮╰╯┃┏┓┗┛"
+_BOX = "│╭╮╰╯┃┏┓┗┛|+"  # rich draws ASCII boxes (| + -) when the terminal is not UTF-8
+_RULE = frozenset("─- ")
 
 
-def _box_to_line(text: str) -> str:
+def box_to_line(text: str) -> str:
     """The title and first section of a tyro error box as one line (plain text stays)."""
     rows = [line.strip().strip(_BOX).strip() for line in text.splitlines()]
     rows = [r for r in rows if r]
-    if not rows or not rows[0].startswith("─"):
+    if rows and rows[0].startswith(("─", "-")):  # a framed box: the title in the top edge
+        title, rest = rows[0].strip("─- "), rows[1:]
+    elif len(rows) > 1 and set(rows[1]) <= _RULE:  # no frame (ASCII): the title, then a rule
+        title, rest = rows[0], rows[2:]
+    else:
         return one_line(text)
-    title = rows[0].strip("─ ")
     body: list[str] = []
-    for row in rows[1:]:
-        if set(row) <= {"─", " "}:  # the rule before "Argument helptext" / "For full helptext"
+    for row in rest:
+        if set(row) <= _RULE:  # the rule before "Argument helptext" / "For full helptext"
             break
         body.append(row)
     joined = " ".join(body)
@@ -139,7 +143,7 @@ def parse_cli(
         if stop.code in (0, None):
             sys.stderr.write(captured.getvalue())
             raise
-        raise UsageError(_box_to_line(captured.getvalue()) or "bad command line") from None
+        raise UsageError(box_to_line(captured.getvalue()) or "bad command line") from None
     except ValueError as exc:
         raise UsageError(one_line(str(exc))) from None
 
@@ -200,6 +204,7 @@ __all__ = [
     "MAX_PATH_CHARS",
     "MAX_SEED",
     "UsageError",
+    "box_to_line",
     "checked",
     "int_in",
     "one_line",

@@ -82,4 +82,5 @@ def test_training_flags_override_presets_and_unknown_flags_fail(tmp_path: Path) 
 def test_training_entry_rejects_unknown_scripts(capsys: pytest.CaptureFixture[str]) -> None:
     assert entry_main(["no_such_script"]) == 2
     err = capsys.readouterr().err
-    assert "usage" in err and "unknown script 'no_such_script'" in err
+    assert err.startswith("wargym train: error: unknown script 'no_such_script'; one of ")
+    assert len(err.strip().splitlines()) == 1 and "ppo_masked" in err

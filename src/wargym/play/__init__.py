@@ -97,6 +97,10 @@ def _one_line(boxed: str, argv: Sequence[str]) -> str:
     from wargym.rules.errors import short_repr
 
     kept: list[str] = []
+    if "─" not in boxed:  # rich's ASCII form (the terminal is not UTF-8): title, rule, message
+        from wargym.cli_args import box_to_line
+
+        boxed = box_to_line(boxed)
     for raw in boxed.splitlines():
         line = raw.strip().strip("│╭╮╰╯").strip()
         if line.startswith("─") or "For full helptext" in line:
