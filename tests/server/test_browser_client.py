@@ -364,6 +364,90 @@ def test_a_bad_seed_is_refused_on_the_page(base_url: str, browser: Any) -> None:
     assert _console_errors(browser) == []
 
 
+def _position_seen(driver: Any) -> dict[str, Any]:
+    """What the page shows of a position: the map, the mech cards, the log, the options."""
+    return driver.execute_script(
+        "const text = (sel) => [...document.querySelectorAll(sel)].map((e) => e.textContent);"
+        "return {board: document.getElementById('board').innerHTML,"
+        " mechs: text('#mechs h3, #mechs p, #mechs td'),"
+        " log: text('#log li'), actions: text('#actions button[data-action]'),"
+        " decision: document.getElementById('decision').textContent,"
+        " status: document.getElementById('status').textContent};")
+
+
+SAVED = "wargym.play/1"
+
+
+@pytest.mark.browser(driver=True)
+def test_a_reload_continues_the_saved_game(base_url: str, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    _start(browser, base_url, "skirmish", seed=11, mechs=1, turns=3)
+    _click_a_choice(browser, set())  # a move
+    _idle(browser)
+    before = _position_seen(browser)
+    assert any(line.startswith("You: ") for line in before["log"]) and before["actions"]
+    browser.refresh()
+    _wait(browser, "document.body.dataset.ready === '1'")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board g.mech, #log li")  # not yet
+    button = browser.find_element(By.ID, "continue")
+    assert button.is_displayed() and button.text == "Continue the saved game"
+    button.click()
+    _wait(browser, "document.body.dataset.started === '1' && document.body.dataset.turn")
+    _idle(browser)
+    after = _position_seen(browser)
+    assert after["log"] == [*before["log"], "Restarted from the saved position."]
+    for part in ("board", "mechs", "actions", "decision", "status"):
+        assert after[part] == before[part], part
+    assert browser.find_element(By.ID, "seed").get_attribute("value") == "11"
+    assert not browser.find_element(By.ID, "continue").is_displayed()
+    browser.find_element(By.CSS_SELECTOR, "#actions > button[data-action]").click()  # plays on
+    _idle(browser)
+    assert not browser.find_element(By.ID, "error").is_displayed()
+    assert len(_log(browser)) > len(after["log"])
+    browser.find_element(By.ID, "start").click()  # a new game drops the kept one first
+    _idle(browser)
+    kept = browser.execute_script(f"return JSON.parse(sessionStorage.getItem('{SAVED}'))")
+    assert [tuple(line) for line in kept["log"]] == _log(browser)  # the new game's lines only
+    assert not any("Restarted" in text for _, text in kept["log"])
+    assert _console_errors(browser) == []
+
+
+@pytest.mark.browser(driver=True)
+def test_a_tampered_storage_entry_is_refused_in_words(base_url: str, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    _start(browser, base_url, "skirmish", seed=11, mechs=1, turns=3)
+    for text, why in (("{not json", "it is not valid JSON"), ("[1, 2]", "it is not an object")):
+        browser.execute_script("sessionStorage.setItem(arguments[0], arguments[1])", SAVED, text)
+        browser.refresh()
+        _wait(browser, "document.body.dataset.ready === '1'")
+        assert _log(browser) == [("log-note", f"The saved game was discarded: {why}.")]
+        assert not browser.find_element(By.ID, "continue").is_displayed()
+        assert browser.execute_script(f"return sessionStorage.getItem('{SAVED}')") is None
+    _start(browser, base_url, "skirmish", seed=11, mechs=1, turns=3)
+    browser.execute_script(  # an edited state: a mech with Rep 99 and markup for a name
+        "const k = arguments[0], e = JSON.parse(sessionStorage.getItem(k));"
+        "const m = Object.values(e.state.mechs)[0]; m.rep = 99; m.pilot.name = arguments[1];"
+        "e.log.push(['log-event', arguments[1]]);"
+        "sessionStorage.setItem(k, JSON.stringify(e));", SAVED, HOSTILE)
+    browser.refresh()
+    _wait(browser, "document.body.dataset.ready === '1'")
+    browser.find_element(By.ID, "continue").click()
+    _idle(browser)
+    error = browser.find_element(By.ID, "error")
+    assert error.is_displayed() and error.text.startswith("invalid_state: "), error.text
+    assert browser.find_element(By.ID, "status").text == (
+        "The saved game was refused: start a new game.")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board g.mech, #log li, #actions button")
+    assert not browser.find_element(By.ID, "continue").is_displayed()
+    assert browser.find_element(By.ID, "start").is_enabled()  # a new game is offered
+    assert browser.execute_script(f"return sessionStorage.getItem('{SAVED}')") is None
+    assert browser.execute_script("return document.body.dataset.pwned") is None
+    # the refused request is the only console line (Chrome logs the 422 answer), no script error
+    assert all("status of 422" in line for line in _console_errors(browser))
+
+
 # -- the routes (no browser needed) --------------------------------------------------------
 @pytest.fixture(scope="module")
 def client() -> Any:

@@ -26,6 +26,7 @@ ASSETS: dict[str, str] = {
     "app.js": "text/javascript; charset=utf-8",
     "describe.js": "text/javascript; charset=utf-8",
     "board.js": "text/javascript; charset=utf-8",
+    "saved.js": "text/javascript; charset=utf-8",
     "style.css": "text/css; charset=utf-8",
     "icon.svg": "image/svg+xml",
 }

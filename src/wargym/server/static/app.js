@@ -7,6 +7,7 @@ import { drawBoard } from "./board.js";
 import {
   LOCATION_ORDER, compass, describeAction, describeDecision, describeEvent, location, namer, words,
 } from "./describe.js";
+import { SETUP_FIELDS, clearSaved, loadSaved, saveGame } from "./saved.js";
 
 const PROTOCOL = "wargym-protocol/1";
 const MAP_KINDS = new Set(["Move", "FreeMove"]);
@@ -25,7 +26,7 @@ const game = {
 function setBusy(busy) {
   game.busy = busy;
   document.body.dataset.busy = busy ? "1" : "0";
-  for (const button of document.querySelectorAll("#actions button, #start")) button.disabled = busy;
+  for (const button of document.querySelectorAll("#actions button, #start, #continue")) button.disabled = busy;
 }
 
 function showError(text) {
@@ -64,6 +65,16 @@ function logLine(text, kind) {
   const log = $("log");
   log.appendChild(item);
   log.scrollTop = log.scrollHeight;
+}
+
+// The game is kept in sessionStorage after each answer, so that a reload can continue it.
+let keptWarned = false;
+function keep() {
+  const lines = [...$("log").children].map((li) => [li.className, li.textContent]);
+  const setup = Object.fromEntries(SETUP_FIELDS.map((field) => [field, $(field).value]));
+  const why = saveGame(game, lines, setup);
+  if (why && !keptWarned) logLine(why, "log-note");
+  keptWarned = keptWarned || Boolean(why);
 }
 
 function logEvents(events, name) {
@@ -245,6 +256,7 @@ async function play(send) {
     accept(position);
     logEvents(position.events, namer(game.state));
     render();
+    keep();
     while (!game.over && game.decision && game.decision.side !== game.human) {
       await new Promise((resolve) => setTimeout(resolve, OPPONENT_PAUSE_MS));
       const before = namer(game.state);
@@ -254,6 +266,7 @@ async function play(send) {
       accept(position);
       logEvents(position.events, namer(game.state));
       render();
+      keep();
     }
   } catch (error) {
     showError(String(error && error.message ? error.message : error));
@@ -280,6 +293,8 @@ function startGame(event) {
     return;
   }
   game.step = 0;
+  clearSaved();
+  $("continue").hidden = true;
   $("log").replaceChildren();
   const fields = { system: "no_quarter" };
   if (scenario === "skirmish") {
@@ -297,9 +312,51 @@ function startGame(event) {
   });
 }
 
+// Continue the game kept before a reload. Its state is untrusted: the server checks it with a
+// `legal` request (an edited state is refused as invalid_state, and the entry is dropped).
+function continueGame() {
+  if (game.busy) return;
+  const saved = loadSaved();
+  $("continue").hidden = true;
+  if (!saved || saved.discarded) {
+    if (saved) logLine(saved.discarded, "log-note");
+    return;
+  }
+  for (const [field, value] of Object.entries(saved.setup)) {
+    const box = $(field);
+    if (box.tagName !== "SELECT" || [...box.options].some((o) => o.value === value)) box.value = value;
+  }
+  $("skirmish-options").hidden = $("scenario").value !== "skirmish";
+  play(async () => {
+    let position;
+    try {
+      position = await request("legal", { state: saved.state });
+    } catch (error) {
+      clearSaved();
+      $("status").textContent = "The saved game was refused: start a new game.";
+      throw error;
+    }
+    game.seed = saved.seed;
+    game.step = saved.step;
+    game.human = saved.human || humanSide(saved.state);
+    $("log").replaceChildren();
+    for (const [kind, text] of saved.log) logLine(text, kind);
+    logLine("Restarted from the saved position.", "log-note");
+    document.body.dataset.started = "1";
+    return { ...position, state: saved.state, events: [] };
+  });
+}
+
+function offerSaved() {
+  const saved = loadSaved();
+  if (saved && saved.discarded) logLine(saved.discarded, "log-note");
+  $("continue").hidden = !saved || Boolean(saved.discarded);
+}
+
 async function init() {
   setBusy(false);
   $("setup").addEventListener("submit", startGame);
+  $("continue").addEventListener("click", continueGame);
   $("scenario").addEventListener("change", () => {
     $("skirmish-options").hidden = $("scenario").value !== "skirmish";
   });
@@ -325,6 +382,7 @@ async function init() {
       $("tier").disabled = true;
       $("opponent").textContent = "Opponent: the rules' own AI (the server runs without a policy).";
     }
+    offerSaved();
     document.body.dataset.ready = "1";
   } catch (error) {
     showError(String(error && error.message ? error.message : error));
