@@ -207,6 +207,38 @@ def test_space_replays_name_actions_in_words_and_end_with_an_outcome(env_id: str
     assert logs and not any(LONG_FLOAT.search(t) or re.search(r"\w=\S", t) for t in logs)
 
 
+@pytest.mark.parametrize("env_id", ["wargym/PentagonWar-Duel-v0", "wargym/StarshipCombat-Duel-v0"])
+def test_recorded_space_replays_play_the_default_duel_to_its_end(
+    env_id: str, tmp_path: Path
+) -> None:
+    """Captain against captain until the rules end the game; the outcome is in the title."""
+    from wargym.replay import outcome_words
+
+    replay = record_hex_replay(env_id, seed=0)
+    outcome = replay["outcome"]
+    assert outcome is not None, f"{env_id} ended unfinished after {len(replay['frames'])} frames"
+    assert re.fullmatch(r"defeat(: destroyed|: left the map|: out of control)?|mutual|truncated",
+                        outcome["reason"]), outcome  # fmt: skip
+    assert "side 0: captain" in replay["title"]
+    view = frames_of(replay)
+    assert view["title"].endswith(" — " + outcome_words(outcome)), view["title"]
+    assert "unfinished" not in view["title"] and re.search(r"wins|a draw", view["title"])
+    if env_id.startswith("wargym/PentagonWar") and outcome["reason"].startswith("defeat"):
+        assert ": " in outcome["reason"], outcome  # how the loser was defeated
+    (tmp_path / "game.json").write_text(json.dumps(replay))
+    page = write_html(tmp_path / "game.json", tmp_path / "game.html").read_text()
+    assert outcome_words(outcome) in page
+
+
+def test_recorded_space_replays_keep_the_random_mode_and_refuse_unknown_players() -> None:
+    replay = record_hex_replay("wargym/PentagonWar-Duel-v0", seed=1, max_steps=30, player="random")
+    assert "side 0: random" in replay["title"] and len(replay["frames"]) == 31
+    assert replay["outcome"] is None and frames_of(replay)["title"].endswith("unfinished")
+    with pytest.raises(ValueError, match="player: must be one of") as error:
+        record_hex_replay("wargym/PentagonWar-Duel-v0", player="x" * 500)
+    assert len(str(error.value)) < 200
+
+
 def test_hex_page_lays_out_flat_topped_axial_hexes_as_the_games_do(tmp_path: Path) -> None:
     """A north (0, -1) straight above; C (1, 0) one and a half hex sizes east, half a hex
     height south (rules/hexgrid.py ``pixel``): not a skewed grid."""

@@ -18,7 +18,7 @@ Accepted inputs (:func:`frames_of`):
 * ``hex-replay-v1`` (Pentagon War / Starship Combat): ``{"format": "hex-replay-v1",
   "system", "frames": [{"label", "units": [{"id", "side", "q", "r", "facing", "label",
   "damaged", "destroyed"}], "events": [...]}]}``; :func:`record_hex_replay` writes one from a
-  seeded game of a space env.
+  seeded game of a space env, played by the scripted captains until the rules end it.
 
 No Quarter frames are computed by replaying the events on the set-up battle with the
 engine's own ``Battle.apply``, so positions, armour and PEF markers are the engine's.
@@ -367,24 +367,49 @@ def _hex_units(state: dict[str, Any]) -> list[dict[str, Any]]:
     return units
 
 
-def record_hex_replay(env_id: str, seed: int = 0, max_steps: int = 300) -> dict[str, Any]:
-    """A :data:`HEX_REPLAY` of one seeded game of a space env, random legal play."""
+RECORD_STEPS = 5000
+"""Default step cap of :func:`record_hex_replay`: captain-against-captain default duels end
+by their rules well before it (seeds 0-29: at most 896 decisions of side 0 in Pentagon War,
+176 in Starship Combat)."""
+PLAYERS = ("captain", "random")
+"""Who plays side 0 in :func:`record_hex_replay`."""
+
+
+def record_hex_replay(
+    env_id: str, seed: int = 0, max_steps: int = RECORD_STEPS, player: str = "captain"
+) -> dict[str, Any]:
+    """A :data:`HEX_REPLAY` of one seeded game of a space env, played until it ends.
+
+    Side 0 is played by the game's scripted captain (``player="captain"``, the default) or
+    by uniformly random legal orders (``player="random"``); side 1 by the env's own opponent
+    (the scripted captain by default). The game runs until its rules end it (destruction,
+    loss of control, leaving the map, the turn limit) or ``max_steps`` decisions of side 0;
+    the replay's ``outcome`` is ``None`` (the page says "unfinished") only in the latter case.
+
+    Raises:
+        ValueError: ``player`` is not one of :data:`PLAYERS`.
+    """
     import gymnasium  # noqa: TID251 (a layer above envs)
     import numpy as np
 
     import wargym.envs  # noqa: F401
-    from wargym.agents.base import engine_state
+    from wargym.agents.base import EngineAdapter, engine_state
+    from wargym.agents.scripted import PentagonWarCaptain, StarshipCombatCaptain
 
+    if player not in PLAYERS:
+        raise ValueError(f"player: must be one of {PLAYERS}, not {short_repr(player)}")
     env = gymnasium.make(env_id)
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
     system = "pentagon_war" if "PentagonWar" in env_id else "starship_combat"
+    kind = PentagonWarCaptain if system == "pentagon_war" else StarshipCombatCaptain
+    captain = EngineAdapter(kind(seed), env, 0) if player == "captain" else None
     frames = [{"label": "set-up", "units": _hex_units(engine_state(env).to_dict()), "events": []}]
     for step in range(max_steps):
         legal = np.flatnonzero(obs["action_mask"])
         if legal.size == 0:
             break
-        action = int(rng.choice(legal))
+        action = int(rng.choice(legal)) if captain is None else captain.act(obs)
         what = describe_index(env, action)
         obs, _, terminated, truncated, info = env.step(action)
         events = [e for e in info.get("events", []) if isinstance(e, dict)]
@@ -394,7 +419,8 @@ def record_hex_replay(env_id: str, seed: int = 0, max_steps: int = 300) -> dict[
             break
     outcome = _space_outcome(system, engine_state(env))
     env.close()
-    return {"format": HEX_REPLAY, "system": system, "title": f"{env_id}, seed {seed}",
+    return {"format": HEX_REPLAY, "system": system,
+            "title": f"{env_id}, seed {seed}, side 0: {player}",
             "frames": frames, "outcome": outcome}  # fmt: skip
 
 
@@ -408,7 +434,18 @@ def _space_outcome(system: str, state: Any) -> dict[str, Any] | None:
         result = game.outcome(state)
     if result is None:
         return None
-    return {"winner": result.winner, "reason": result.termination.value}
+    reason = result.termination.value
+    if system == "pentagon_war" and reason == "defeat":  # how the loser was defeated
+        from wargym.rules.pentagon_war import power
+
+        ships = [s for s in state.ships if s.side != result.winner]
+        if any(s.destroyed for s in ships):
+            reason += ": destroyed"
+        elif any(s.disengaged for s in ships):
+            reason += ": left the map"
+        elif any(not power.in_control(s, state.design_of(s)) for s in ships):
+            reason += ": out of control"
+    return {"winner": result.winner, "reason": reason}
 
 
 def write_html(replay: Any, out: str | Path) -> Path:
