@@ -230,6 +230,10 @@ def test_bad_command_line_exits_2_with_a_clear_message(
     ("argv", "words"),
     [
         (["evaluate", "--agents", "learned:/nonexistent/none.onnx", "rules"], ["none.onnx"]),
+        (  # a long path on an 80-column terminal: not wrapped into the message, not cut
+            ["evaluate", "--agents", f"learned:/nonexistent/{'d' * 90}/none.onnx", "rules"],
+            [f"/nonexistent/{'d' * 90}/none.onnx"],
+        ),
         (["replay", "x.json", "--html", "y.html", "--bogus"], ["--bogus"]),
         (["play", "--bogus"], ["--bogus"]),
         (["demo", "--seed", "x"], ["--seed", "'x'"]),

@@ -59,7 +59,7 @@ class Args:
                 ok = False
             if name == "learned":
                 if not arg or not Path(arg).is_file():
-                    raise ValueError(f"--agents {short_repr(spec)}: no policy file {arg!r:.80}")
+                    raise ValueError(f"no policy file {short_repr(arg, 300)} (--agents learned:)")
                 ok = True
             if not ok:
                 raise ValueError(

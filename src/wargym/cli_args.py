@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -129,11 +130,16 @@ def parse_cli(
         extra["registry"] = registry
     if positional:
         extra["config"] = (tyro.conf.PositionalRequiredArgs,)
+    args = list(sys.argv[1:] if argv is None else argv)
+    wide = not {"-h", "--help"} & set(args)  # an error: one unwrapped line per row, no cuts
+    columns = os.environ.get("COLUMNS")
+    if wide:
+        os.environ["COLUMNS"] = "100000"
     try:
         with contextlib.redirect_stderr(captured):
             result: T = tyro.cli(
                 cls,
-                args=list(sys.argv[1:] if argv is None else argv),
+                args=args,
                 prog=prog,
                 description=description,
                 **extra,
@@ -146,6 +152,12 @@ def parse_cli(
         raise UsageError(box_to_line(captured.getvalue()) or "bad command line") from None
     except ValueError as exc:
         raise UsageError(one_line(str(exc))) from None
+    finally:
+        if wide:
+            if columns is None:
+                os.environ.pop("COLUMNS", None)
+            else:
+                os.environ["COLUMNS"] = columns
 
 
 def tyro_cli(
