@@ -3,44 +3,22 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import IllegalActionError, StateError
-from wargym.rules.events import Event
 from wargym.rules.pentagon_war.actions import Action, ActionKind, Decision
 from wargym.rules.pentagon_war.events import REGISTRY, BattleEnded, ShotFired, VelocityUpdated
 from wargym.rules.pentagon_war.game import decider, decision_for, is_over, new_battle, outcome, play
 from wargym.rules.pentagon_war.records import Options
 from wargym.rules.pentagon_war.state import BattleState, DecisionKind, Phase, Termination
 
-Chooser = Callable[[BattleState, Decision], Action]
-
-
-def passive(state: BattleState, d: Decision) -> Action:
-    """Keep facing, no thrust, no power, hold fire."""
-    for wanted in (
-        Action(ActionKind.CHOOSE, 0),
-        Action(ActionKind.ROTATE, 0),
-        Action(ActionKind.HOLD),
-    ):
-        if wanted in d.options:
-            return wanted
-    return d.options[0]
-
-
-def run(
-    state: BattleState, dice: object, chooser: Chooser, until: Callable[[BattleState], bool]
-) -> list[Event]:
-    events: list[Event] = []
-    while not is_over(state) and not until(state):
-        d = decider(state)
-        assert d is not None
-        events += play(state, chooser(state, d), dice)  # type: ignore[arg-type]
-    return events
+sys.path.insert(0, str(Path(__file__).parent))
+from pw_play import passive, run  # noqa: E402
 
 
 def duel(**kw: object) -> BattleState:

@@ -10,50 +10,26 @@ radar included. PW-R15 ``launches_per_launcher_per_turn`` and PW-R5
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from wargym.rules.dice import ScriptedDice
 from wargym.rules.errors import RulesError, TableError
-from wargym.rules.events import Event
 from wargym.rules.pentagon_war.actions import Action, ActionKind, Decision
-from wargym.rules.pentagon_war.data import BASE, FILES, load_rules, load_rules_from
+from wargym.rules.pentagon_war.data import BASE, FILES, load_rules_from
 from wargym.rules.pentagon_war.events import DamageApplied, MissileArrived, SystemRepaired
-from wargym.rules.pentagon_war.game import decider, decision_for, is_over, new_battle, play
+from wargym.rules.pentagon_war.game import decision_for, new_battle, play
 from wargym.rules.pentagon_war.records import Options, Placement, RuleSet, Scenario
 from wargym.rules.pentagon_war.state import BattleState, DecisionKind
 from wargym.rules.tables import load_config, parse_yaml, read_config_text
 
-RULES = load_rules()
+sys.path.insert(0, str(Path(__file__).parent))
+from pw_play import RULES, passive, run  # noqa: E402
+
 CARRIER = "alpha_centaurian_carrier"  # has a Repair box
-
-
-def passive(state: BattleState, d: Decision) -> Action:
-    for wanted in (
-        Action(ActionKind.CHOOSE, 0),
-        Action(ActionKind.ROTATE, 0),
-        Action(ActionKind.HOLD),
-    ):
-        if wanted in d.options:
-            return wanted
-    return d.options[0]
-
-
-def run(
-    state: BattleState,
-    dice: ScriptedDice,
-    chooser: Callable[[BattleState, Decision], Action],
-    until: Callable[[BattleState], bool],
-    rules: RuleSet = RULES,
-) -> list[Event]:
-    events: list[Event] = []
-    while not is_over(state) and not until(state):
-        d = decider(state)
-        assert d is not None
-        events += play(state, chooser(state, d), dice, rules=rules)
-    return events
 
 
 def duel(

@@ -2,50 +2,26 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
 from wargym.rules.dice import ScriptedDice
-from wargym.rules.events import Event
 from wargym.rules.pentagon_war.actions import Action, ActionKind, Decision, fire_blocker
-from wargym.rules.pentagon_war.data import load_rules
 from wargym.rules.pentagon_war.events import (
     DamageApplied,
     LinkChanged,
     MagneticDeflection,
     MissileArrived,
 )
-from wargym.rules.pentagon_war.game import decider, decision_for, is_over, new_battle, play
+from wargym.rules.pentagon_war.game import decision_for, new_battle, play
 from wargym.rules.pentagon_war.records import Options, Placement, Scenario
 from wargym.rules.pentagon_war.state import BattleState, DecisionKind, Phase
 
-RULES = load_rules()
-
-
-def passive(state: BattleState, d: Decision) -> Action:
-    for wanted in (
-        Action(ActionKind.CHOOSE, 0),
-        Action(ActionKind.ROTATE, 0),
-        Action(ActionKind.HOLD),
-    ):
-        if wanted in d.options:
-            return wanted
-    return d.options[0]
-
-
-def run(
-    state: BattleState,
-    dice: ScriptedDice,
-    chooser: Callable[[BattleState, Decision], Action],
-    until: Callable[[BattleState], bool],
-) -> list[Event]:
-    events: list[Event] = []
-    while not is_over(state) and not until(state):
-        d = decider(state)
-        assert d is not None
-        events += play(state, chooser(state, d), dice)
-    return events
+sys.path.insert(0, str(Path(__file__).parent))
+from pw_play import RULES, passive, run  # noqa: E402
 
 
 def two_ships(a: str, b: str, at_b: tuple[int, int] = (0, 8), **kw: object) -> BattleState:
