@@ -15,6 +15,7 @@
 
 #include "dice.hpp"
 #include "errors.hpp"
+#include "pyvalues.hpp"
 #include "no_quarter/sight_movement/geometry.hpp"
 #include "no_quarter/battle/state_bindings.hpp"
 #include "no_quarter/sight_movement/sight.hpp"
@@ -30,27 +31,10 @@ PyObject* g_type_error = nullptr;       // wargym.native.errors.NativeTypeError
 PyObject* g_argument_error = nullptr;   // wargym.native.errors.NativeArgumentError
 PyObject* g_exhausted_error = nullptr;  // wargym.rules.errors.DiceScriptExhaustedError
 PyObject* g_aspect = nullptr;           // wargym.rules.no_quarter.forces.vocab.Aspect
-PyObject* g_short_repr = nullptr;       // wargym.rules.errors.short_repr
 PyObject* g_state_error = nullptr;      // wargym.native.errors.NativeStateError
 
-std::string short_repr(nb::handle value) {
-    PyObject* text = PyObject_CallOneArg(g_short_repr, value.ptr());
-    if (text == nullptr) {
-        PyErr_Clear();
-        return "<unprintable value>";
-    }
-    Py_ssize_t size = 0;
-    const char* data = PyUnicode_AsUTF8AndSize(text, &size);
-    std::string out = data ? std::string(data, static_cast<std::size_t>(size)) : "<?>";
-    if (!data) PyErr_Clear();
-    Py_DECREF(text);
-    return out;
-}
-
-[[noreturn]] void wrong_type(const std::string& name, const char* expected, nb::handle value) {
-    throw wargym::ArgumentTypeError(name, std::string("expected ") + expected + ", got " +
-                                              short_repr(value));
-}
+using wargym::short_repr;  // pyvalues.hpp
+using wargym::wrong_type;
 
 // -- argument conversion ----------------------------------------------------------------------
 bool is_bool(nb::handle h) {
@@ -302,7 +286,7 @@ NB_MODULE(_core, m) {
     g_type_error = import_attr("wargym.native.errors", "NativeTypeError");
     g_argument_error = import_attr("wargym.native.errors", "NativeArgumentError");
     g_exhausted_error = import_attr("wargym.rules.errors", "DiceScriptExhaustedError");
-    g_short_repr = import_attr("wargym.rules.errors", "short_repr");
+    wargym::init_short_repr();
     g_aspect = import_attr("wargym.rules.no_quarter.forces.vocab", "Aspect");
     g_state_error = import_attr("wargym.native.errors", "NativeStateError");
 

@@ -17,27 +17,6 @@ using namespace nanobind::literals;
 
 namespace state_io {
 
-PyObject* g_short_repr = nullptr;  // wargym.rules.errors.short_repr
-
-std::string short_repr(nb::handle value) {
-    PyObject* text = PyObject_CallOneArg(g_short_repr, value.ptr());
-    if (text == nullptr) {
-        PyErr_Clear();
-        return "<unprintable value>";
-    }
-    Py_ssize_t size = 0;
-    const char* data = PyUnicode_AsUTF8AndSize(text, &size);
-    std::string out = data ? std::string(data, static_cast<std::size_t>(size)) : "<?>";
-    if (!data) PyErr_Clear();
-    Py_DECREF(text);
-    return out;
-}
-
-[[noreturn]] void wrong_type(const std::string& name, const char* expected, nb::handle value) {
-    throw wargym::ArgumentTypeError(name, std::string("expected ") + expected + ", got " +
-                                              short_repr(value));
-}
-
 bool flag(nb::handle h, const std::string& name) {
     if (!PyBool_Check(h.ptr())) wrong_type(name, "True or False", h);
     return h.ptr() == Py_True;
@@ -129,8 +108,7 @@ namespace wargym::no_quarter {
 
 void bind_state(nb::module_& g) {
     using namespace state_io;
-    nb::object repr_fn = nb::module_::import_("wargym.rules.errors").attr("short_repr");
-    g_short_repr = repr_fn.release().ptr();
+    wargym::init_short_repr();
     init();
     g.attr("STATE_VERSION") = nq::kStateVersion;
     g.def("vocabulary", &vocabulary,

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../../errors.hpp"
+#include "../../pyvalues.hpp"
 #include "state.hpp"
 
 namespace state_io {
@@ -22,8 +23,8 @@ using nq::Battle;
 using wargym::Json;
 
 // -- argument helpers (state_bindings.cpp) -----------------------------------------------------
-std::string short_repr(nb::handle value);
-[[noreturn]] void wrong_type(const std::string& name, const char* expected, nb::handle value);
+using wargym::short_repr;  // pyvalues.hpp
+using wargym::wrong_type;
 bool flag(nb::handle h, const std::string& name);
 std::int64_t integer(nb::handle h, const std::string& name, std::int64_t lo, std::int64_t hi);
 double real(nb::handle h, const std::string& name);
