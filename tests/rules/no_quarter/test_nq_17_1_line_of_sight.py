@@ -237,3 +237,37 @@ def test_d13_hill_crest_band_and_river_protect_gut_and_legs() -> None:
     assert protected_locations(OPEN, sight(OPEN, (0.0, 0.0), (5.0, 5.0)), (5.0, 5.0), 0.0) == (
         frozenset()
     )
+
+
+def test_17_1_unrolled_rectangle_crossing_agrees_with_geometry_clipping() -> None:
+    """sight._crosses_rect is clip_segment_to_rect unrolled for speed: the same verdicts.
+
+    Random segments against random rectangles, plus segments that only touch an edge or a
+    corner (a touching point is not a crossing) and segments parallel to an edge.
+    """
+    import math
+    import random
+
+    from wargym.rules.no_quarter.sight_movement.geometry import clip_segment_to_rect
+    from wargym.rules.no_quarter.sight_movement.sight import _crosses_rect
+
+    def reference(ax: float, ay: float, bx: float, by: float, *rect: float) -> bool:
+        span = clip_segment_to_rect((ax, ay), (bx, by), *rect)
+        return span is not None and (span[1] - span[0]) * math.hypot(bx - ax, by - ay) > 1e-7
+
+    rng = random.Random(17)
+    cases = []
+    for _ in range(5000):
+        x0, y0 = rng.uniform(0, 40), rng.uniform(0, 40)
+        rect = (x0, y0, x0 + rng.uniform(0.5, 8), y0 + rng.uniform(0.5, 8))
+        cases.append((*(rng.uniform(-4, 52) for _ in range(4)), *rect))
+    cases += [
+        (0.0, 0.0, 10.0, 0.0, 2.0, 0.0, 4.0, 3.0),  # along the bottom edge
+        (0.0, 0.0, 2.0, 2.0, 2.0, 2.0, 4.0, 4.0),  # ends on the corner
+        (1.0, 5.0, 1.0, -5.0, 1.0, 0.0, 3.0, 2.0),  # along the left edge, vertical
+        (0.0, 1.0, 10.0, 1.0, 2.0, 0.0, 4.0, 3.0),  # straight through
+        (5.0, 5.0, 5.0, 5.0, 2.0, 0.0, 4.0, 3.0),  # a point outside
+    ]
+    verdicts = [_crosses_rect(*case) for case in cases]
+    assert verdicts == [reference(*case) for case in cases]
+    assert any(verdicts) and not all(verdicts)
