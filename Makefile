@@ -14,7 +14,7 @@ WHEEL_BUILD = build/wheel-$(notdir $(VENV))
 TYPECHECK_TREE = build/typecheck/wargym
 MAPPED = rules envs agents configs native
 
-.PHONY: demo test lint typecheck dev-refresh typecheck-tree clean
+.PHONY: demo test lint typecheck dev-refresh typecheck-tree clean sanitize
 
 EXTRAS ?= dev,train,export,serve
 
@@ -49,6 +49,28 @@ dev-refresh:
 		$(PIP) install -q -c constraints.txt --no-deps --no-build-isolation \
 		-Cbuild-dir=build/editable -e .'
 	$(MAKE) --no-print-directory typecheck-tree
+
+# The sanitizer and fuzzing build (docs/native.md, "Sanitizers and fuzzing"): the core compiled
+# with ASan + UBSan and g++ edge coverage (-DWARGYM_FUZZ=ON), in a venv of its own. It runs the
+# native tests, then the coverage-guided fuzzer for FUZZ_SECONDS per target. .ci/run calls it.
+SAN_VENV ?= .venv-asan
+FUZZ_SECONDS ?= 60
+SAN_WHEEL = build/asan-wheel
+SAN_ENV = ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	LD_PRELOAD="$$(g++ -print-file-name=libasan.so) $$(g++ -print-file-name=libubsan.so)"
+
+sanitize:
+	test -x $(SAN_VENV)/bin/python || $(PYTHON) -m venv $(SAN_VENV)
+	$(SAN_VENV)/bin/pip install -q -c constraints.txt $(BUILD_TOOLS) pytest hypothesis
+	rm -rf $(SAN_WHEEL)
+	$(SAN_VENV)/bin/pip wheel -q --no-deps --no-build-isolation -Ccmake.build-type=RelWithDebInfo \
+		-Ccmake.define.WARGYM_SANITIZE=ON -Ccmake.define.WARGYM_FUZZ=ON -Cbuild-dir=build/asan \
+		-w $(SAN_WHEEL) .
+	$(SAN_VENV)/bin/pip install -q -c constraints.txt $(SAN_WHEEL)/wargym-*.whl
+	$(SAN_VENV)/bin/pip install -q --no-deps --force-reinstall $(SAN_WHEEL)/wargym-*.whl
+	$(SAN_ENV) $(SAN_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/native
+	$(SAN_ENV) $(SAN_VENV)/bin/python tests/native/fuzz_native.py --seconds $(FUZZ_SECONDS)
 
 typecheck-tree:
 	rm -rf $(TYPECHECK_TREE) && mkdir -p $(TYPECHECK_TREE)

@@ -8,6 +8,10 @@ no_quarter: Any
 """The No Quarter mirrors (geometry, sight, the battle state ``Battle``/``StateLimits``): typed
 through wargym.native.no_quarter's glue (``NativeBattle``, ``battle_from_dict``)."""
 
+fuzz: Any
+"""Only in a fuzzing build (``-DWARGYM_FUZZ=ON``, ``make sanitize``): ``begin()``, ``end()`` (the
+coverage buckets reached since ``begin``) and ``BUCKETS`` (native/fuzz/coverage.hpp)."""
+
 class RandomDice:
     """The core's seeded d6 generator (xoshiro256**; not numpy's stream)."""
 

@@ -22,6 +22,12 @@
 
 namespace nb = nanobind;
 using namespace nb::literals;
+
+#ifdef WARGYM_FUZZ
+namespace wargym::fuzz {
+void bind_fuzz(nb::module_& m);  // native/fuzz/coverage_bindings.cpp, a -DWARGYM_FUZZ=ON build only
+}
+#endif
 namespace nq = wargym::no_quarter;
 
 namespace {
@@ -544,4 +550,7 @@ NB_MODULE(_core, m) {
 
     // -- No Quarter battle state (rules/no_quarter/battle/state.py) ------------------------------
     nq::bind_state(g);
+#ifdef WARGYM_FUZZ
+    wargym::fuzz::bind_fuzz(m);
+#endif
 }

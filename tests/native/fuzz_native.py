@@ -1,0 +1,292 @@
+"""A coverage-guided fuzzer of the native core's untrusted inputs (issue 16, requirement 8).
+
+Run it on a fuzzing build (``make fuzz``, docs/native.md "Fuzzing"), where every core file is
+compiled with g++'s ``-fsanitize-coverage=trace-pc`` and ``_core.fuzz`` reports the code each
+input reached, and with AddressSanitizer and UBSan, so a memory error aborts loudly::
+
+    python tests/native/fuzz_native.py --seconds 60
+
+Targets (each takes a JSON-like document; see TARGETS):
+
+* ``battle_from_dict``: a battle document (``Battle.to_dict()``) in the native reader.
+
+The loop is a small AFL-style one: pick an input from the corpus (seeded with documents of
+real skirmishes and missions), apply 1-4 structure-aware mutations (replace a value with an
+awkward one, delete or add a key, drop or repeat a list item, graft a subtree from elsewhere,
+nest deeply), run the target, and keep the input when it reached a coverage bucket no earlier
+input reached. On a build without ``_core.fuzz`` it still runs (blind: no input is kept), and
+says so.
+
+Every run must end in one of the target's allowed outcomes (a value, or one of its typed
+errors, checked by the oracle); anything else is a finding: the input is written to
+``--findings`` (a JSON file per finding) and the exit status is 1.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tyro
+
+from wargym.native import _core
+from wargym.native import no_quarter as nnq
+from wargym.native.errors import NativeStateError
+
+Doc = Any
+
+AWKWARD: tuple[Any, ...] = (
+    None, True, False, 0, -1, 1, 2, 6, 7, 255, 256, 2**31, 2**63 - 1, 2**63, -(2**63) - 1,
+    2**64, 10**30, 0.0, -0.0, 0.5, 1e-300, 1e308, math.inf, -math.inf, math.nan, "", "x" * 300,
+    "blue", "red", "head", "left_arm", "ppg", "carry_on", "building", "choose", "mech", "0",
+    [], {}, [0], [0.0, 0.0], {"kind": "turn"},
+)  # fmt: skip
+"""Values that sit on a boundary of some field: kinds, signs, widths, NaN, empty containers."""
+
+
+@dataclass
+class Target:
+    """A native entry point and the outcomes it may have."""
+
+    name: str
+    run: Callable[[Doc], object]
+    allowed: tuple[type[BaseException], ...]
+    check: Callable[[object], None] = lambda result: None
+    """Further checks on a value the target returned (raise AssertionError on a finding)."""
+
+
+def _battle_round_trip(native: object) -> None:
+    written = native.to_dict()  # type: ignore[attr-defined]
+    again = nnq.battle_from_dict(written).to_dict()
+    assert again == written or json.dumps(again) == json.dumps(written), "re-read differs"
+
+
+TARGETS: dict[str, Target] = {
+    "battle_from_dict": Target(
+        "battle_from_dict", nnq.battle_from_dict, (NativeStateError,), _battle_round_trip
+    ),
+}
+
+
+def _paths(doc: Doc) -> list[tuple[Any, ...]]:
+    """Every node's path, the root's ``()`` first (iterative: documents may nest deeply)."""
+    out: list[tuple[Any, ...]] = []
+    stack: list[tuple[tuple[Any, ...], Doc]] = [((), doc)]
+    while stack:
+        path, node = stack.pop()
+        out.append(path)
+        if isinstance(node, dict):
+            stack.extend(((*path, key), value) for key, value in node.items())
+        elif isinstance(node, list):
+            stack.extend(((*path, index), value) for index, value in enumerate(node))
+    return out
+
+
+def _get(doc: Doc, path: tuple[Any, ...]) -> Doc:
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
+def _set(doc: Doc, path: tuple[Any, ...], change: Callable[[Doc], Doc]) -> Doc:
+    """A copy of ``doc`` with the node at ``path`` replaced by ``change(node)``.
+
+    Only the containers on the path are copied; everything else is shared with ``doc``.
+    """
+    chain = [doc]
+    for key in path:
+        chain.append(chain[-1][key])
+    node = change(chain[-1])
+    for parent, key in zip(reversed(chain[:-1]), reversed(path), strict=True):
+        copy: Any = dict(parent) if isinstance(parent, dict) else list(parent)
+        copy[key] = node
+        node = copy
+    return node
+
+
+class Mutator:
+    """Structure-aware mutations of JSON-like documents."""
+
+    def __init__(self, rng: random.Random, donors: list[Doc]) -> None:
+        self.rng = rng
+        self.donors = donors
+
+    def mutate(self, doc: Doc) -> Doc:
+        for _ in range(self.rng.randint(1, 4)):
+            paths = _paths(doc)
+            doc = _set(doc, self.rng.choice(paths), self._change)
+        return doc
+
+    def _change(self, node: Doc) -> Doc:
+        rng = self.rng
+        op = rng.randrange(9)
+        if op == 0:
+            return rng.choice(AWKWARD)
+        if op == 1 and isinstance(node, dict) and node:
+            copy = dict(node)
+            del copy[rng.choice(list(copy))]
+            return copy
+        if op == 2 and isinstance(node, dict):
+            copy = dict(node)
+            copy[rng.choice(["x", "kind", "id", "", "mechs", "type"])] = rng.choice(AWKWARD)
+            return copy
+        if op == 3 and isinstance(node, list) and node:
+            copy = list(node)
+            del copy[rng.randrange(len(copy))]
+            return copy
+        if op == 4 and isinstance(node, list) and node:
+            return [*node, rng.choice(node)] * rng.choice((1, 1, 2, 50))
+        if op == 5:
+            donor = rng.choice(self.donors)
+            return _get(donor, rng.choice(_paths(donor)))
+        if op == 6 and isinstance(node, bool):
+            return not node
+        if op == 6 and isinstance(node, int):
+            return node + rng.choice((-1, 1, -(2**32), 2**32))
+        if op == 6 and isinstance(node, float):
+            return rng.choice((int(node) if math.isfinite(node) else 0, node * 2, -node))
+        if op == 7:
+            depth = rng.choice((3, 30, 300, 3000))
+            for _ in range(depth):
+                node = [node] if rng.random() < 0.5 else {"kind": node}
+            return node
+        if op == 8 and isinstance(node, str):
+            return rng.choice((node.upper(), node + " ", node[:1], str(len(node))))
+        return rng.choice(AWKWARD)
+
+
+@dataclass
+class Stats:
+    execs: int = 0
+    kept: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    findings: list[str] = field(default_factory=list)
+
+
+def _covered(run: Callable[[], object]) -> tuple[BaseException | None, list[int]]:
+    """Run ``run``; its exception (or None) and the coverage buckets it reached."""
+    probe = getattr(_core, "fuzz", None)
+    if probe is not None:
+        probe.begin()
+    try:
+        run()
+        error: BaseException | None = None
+    except Exception as caught:  # noqa: BLE001 - the caller judges it
+        error = caught
+    buckets: list[int] = probe.end() if probe is not None else []
+    return error, buckets
+
+
+def fuzz(
+    target: Target,
+    corpus: list[Doc],
+    *,
+    seconds: float,
+    seed: int,
+    max_execs: int | None = None,
+    findings_dir: Path | None = None,
+) -> Stats:
+    """Fuzz ``target`` from ``corpus`` for ``seconds`` (or ``max_execs`` runs)."""
+    rng = random.Random(seed)
+    mutator = Mutator(rng, list(corpus))
+    pool = list(corpus)
+    seen: set[int] = set()
+    stats = Stats()
+    for doc in corpus:  # the seeds' own coverage first
+        _one(target, doc, seen, stats, findings_dir)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and (max_execs is None or stats.execs < max_execs):
+        doc = mutator.mutate(rng.choice(pool))
+        if _one(target, doc, seen, stats, findings_dir):
+            pool.append(doc)
+            stats.kept += 1
+    return stats
+
+
+def _one(target: Target, doc: Doc, seen: set[int], stats: Stats, out: Path | None) -> bool:
+    stats.execs += 1
+    error, buckets = _covered(lambda: target.check(target.run(doc)))
+    outcome = "value" if error is None else type(error).__name__
+    stats.outcomes[outcome] = stats.outcomes.get(outcome, 0) + 1
+    if error is not None and not isinstance(error, target.allowed):
+        _finding(target, doc, f"{outcome}: {str(error)[:200]}", stats, out)
+        return False
+    fresh = [b for b in buckets if b not in seen]
+    seen.update(fresh)
+    return bool(fresh)
+
+
+def _finding(target: Target, doc: Doc, what: str, stats: Stats, out: Path | None) -> None:
+    stats.findings.append(what)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / f"{target.name}-{len(stats.findings)}.json"
+        try:
+            text = json.dumps({"target": target.name, "what": what, "input": doc})
+        except (RecursionError, ValueError):
+            text = json.dumps({"target": target.name, "what": what, "input": repr(doc)[:100_000]})
+        path.write_text(text)
+
+
+def seed_corpus(games: int = 6, missions: bool = True) -> list[Doc]:
+    """Documents of real skirmishes (every option variant) and the shipped missions."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_state_agreement import mission_states, skirmish_states
+
+    docs = [doc for i, (_, doc) in enumerate(skirmish_states(games, seed=5)) if i % 9 == 0]
+    if missions:
+        docs += [doc for i, (_, doc) in enumerate(mission_states(seed=5)) if i % 10 == 0]
+    return docs
+
+
+@dataclass
+class Args:
+    """A coverage-guided fuzzer of the native core's untrusted inputs."""
+
+    seconds: float = 60.0
+    """Time per target."""
+    seed: int = 0
+    """Seed of the mutations."""
+    findings: Path = Path("build/fuzz-findings")
+    """Folder for the inputs of findings (one JSON file each)."""
+    target: tuple[str, ...] = ()
+    """Targets to fuzz (default: all of TARGETS)."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = tyro.cli(Args, args=argv)
+    unknown = sorted(set(args.target) - set(TARGETS))
+    if unknown:
+        print(f"--target: unknown {unknown}; choose from {sorted(TARGETS)}", file=sys.stderr)
+        return 2
+    guided = getattr(_core, "fuzz", None) is not None
+    mode = "coverage-guided" if guided else "BLIND (no _core.fuzz: not a fuzzing build)"
+    print(f"native fuzzer: {mode}")
+    corpus = seed_corpus()
+    failed = False
+    for name in args.target or sorted(TARGETS):
+        stats = fuzz(
+            TARGETS[name], corpus, seconds=args.seconds, seed=args.seed, findings_dir=args.findings
+        )
+        print(
+            f"{name}: {stats.execs} runs, {stats.kept} inputs kept for new coverage, "
+            f"outcomes {stats.outcomes}, {len(stats.findings)} findings"
+        )
+        for what in stats.findings[:10]:
+            print(f"  finding: {what}")
+        failed |= bool(stats.findings)
+        if guided and stats.kept == 0:
+            print(f"  {name}: no input reached new coverage: the coverage probe is broken")
+            failed = True
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
