@@ -21,6 +21,8 @@
 #include "no_quarter/sight_movement/sight.hpp"
 
 namespace nb = nanobind;
+// no_quarter/battle/actions_bindings.hpp (not included: its vocab Side clashes with sight.hpp's)
+namespace wargym::no_quarter { void bind_actions(nanobind::module_& g); }
 using namespace nb::literals;
 
 #ifdef WARGYM_FUZZ
@@ -550,6 +552,7 @@ NB_MODULE(_core, m) {
 
     // -- No Quarter battle state (rules/no_quarter/battle/state.py) ------------------------------
     nq::bind_state(g);
+    nq::bind_actions(g);
 #ifdef WARGYM_FUZZ
     wargym::fuzz::bind_fuzz(m);
 #endif
