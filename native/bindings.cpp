@@ -17,6 +17,7 @@
 #include "errors.hpp"
 #include "pyvalues.hpp"
 #include "no_quarter/sight_movement/geometry.hpp"
+#include "no_quarter/battle/events_bindings.hpp"
 #include "no_quarter/battle/state_bindings.hpp"
 #include "no_quarter/sight_movement/sight.hpp"
 
@@ -544,4 +545,5 @@ NB_MODULE(_core, m) {
 
     // -- No Quarter battle state (rules/no_quarter/battle/state.py) ------------------------------
     nq::bind_state(g);
+    nq::events::bind_events(g);  // battle/events_bindings.cpp
 }
