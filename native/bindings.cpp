@@ -17,6 +17,7 @@
 #include "errors.hpp"
 #include "pyvalues.hpp"
 #include "no_quarter/sight_movement/geometry.hpp"
+#include "no_quarter/battle/events_bindings.hpp"
 #include "no_quarter/battle/state_bindings.hpp"
 #include "no_quarter/sight_movement/sight.hpp"
 
@@ -556,4 +557,5 @@ NB_MODULE(_core, m) {
 #ifdef WARGYM_FUZZ
     wargym::fuzz::bind_fuzz(m);
 #endif
+    nq::events::bind_events(g);  // battle/events_bindings.cpp
 }
