@@ -1,0 +1,453 @@
+"""Glue for the native combat resolvers: the rule set's tables handed to the core (§15-§18).
+
+The core holds no number of the books: :func:`combat_tables` reads a loaded
+:class:`~wargym.rules.no_quarter.forces.data.NoQuarterRules` (any
+:class:`~wargym.rules.no_quarter.forces.data.RulesOptions`) into the plain dict of
+:func:`combat_spec` and builds the native ``CombatTables`` from it, once per rule set. The
+functions below take the reference's arguments and return the reference's types
+(:class:`~wargym.rules.no_quarter.battle.ranged_combat.DamageOutcome`,
+:class:`~wargym.rules.no_quarter.battle.reaction.ReactionOutcome`), so a caller swaps modules.
+
+>>> from wargym.rules.no_quarter.forces.data import load_rules
+>>> from wargym.rules.no_quarter.forces.vocab import Location
+>>> rules = load_rules()
+>>> hit_location(rules, (3, 4)) is Location.CHEST
+True
+>>> ranged_damage(rules, (2, 2), 3, 4).critical
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from functools import cache
+from typing import Any
+
+from wargym.native import _core
+from wargym.rules.no_quarter.battle.ranged_combat import DamageOutcome
+from wargym.rules.no_quarter.battle.reaction import ReactionOutcome
+from wargym.rules.no_quarter.forces.data import NoQuarterRules, load_rules
+from wargym.rules.no_quarter.forces.records import ChargeOutcome, CriticalKind, DamageRow
+from wargym.rules.no_quarter.forces.vocab import (
+    Aspect,
+    Attribute,
+    Faction,
+    ItemType,
+    Location,
+    MeleeAttack,
+    Race,
+    ReactionResult,
+    ReactionTest,
+    Removal,
+)
+
+core: Any = _core.no_quarter.combat
+"""The compiled resolvers (``wargym.native._core.no_quarter.combat``)."""
+
+
+def _values(mapping: Any) -> dict[Any, Any]:
+    return {getattr(k, "value", k): getattr(v, "value", v) for k, v in mapping.items()}
+
+
+def _damage(rows: Any) -> dict[int, tuple[Any, ...]]:
+    return {
+        passed: (
+            row.passed, row.armor_loss, row.critical_on_doubles, row.critical_on_armor_le_0,
+            row.duck_back, row.refight,
+        )  # fmt: skip
+        for passed, row in rows.items()
+    }
+
+
+def combat_spec(rules: NoQuarterRules) -> dict[str, Any]:
+    """The combat tables of ``rules`` as plain data: the layout the core's reader expects."""
+    ranged, reaction, in_sight = rules.ranged_combat, rules.reaction, rules.in_sight
+    charge, melee, effects = rules.charge, rules.melee_combat, rules.attribute_effects
+    return {
+        "ranged_rows": [
+            (
+                row.low, row.high, row.result, sorted(row.shooter_missed_if),
+                sorted(row.target_missed_if), row.target_index_at_least,
+            )  # fmt: skip
+            for row in ranged.rows
+        ],
+        "ranged_rep_modifiers": _values(ranged.rep_modifiers),
+        "crack_shot_ignores": sorted(ranged.crack_shot_ignores),
+        "hit_location": _values(rules.hit_location),
+        "marksman_preference": [loc.value for loc in rules.marksman_preference],
+        "ranged_damage": _damage(rules.ranged_damage),
+        "critical_armor_le_0": _values(rules.critical_hits.armor_le_0),
+        "critical_armor_ge_1": _values(rules.critical_hits.armor_ge_1),
+        "chest_roll": _values(rules.critical_hits.chest_roll),
+        "pilot_test_rep_modifiers": _values(rules.pilot_test.rep_modifiers),
+        "outgunned_by": {k: sorted(v) for k, v in rules.outgunned.outgunned_by.items()},
+        "never_outgunned": sorted(a.value for a in rules.outgunned.never_outgunned),
+        "in_sight_dice_per_rep": in_sight.dice_per_rep,
+        "in_sight_tie_winner": in_sight.tie_winner,
+        "in_sight_enemy_concealed_dice": in_sight.enemy_concealed_dice,
+        "in_sight_race_dice": _values(in_sight.race_dice),
+        "in_sight_attribute_dice": _values(in_sight.attribute_dice),
+        "in_sight_bonus_successes": _values(in_sight.bonus_successes),
+        "reaction_dice": reaction.dice,
+        "per_weapon_out_of_action_rep": reaction.per_weapon_out_of_action_rep,
+        "twice_as_many_friendly_losses_rep": reaction.twice_as_many_friendly_losses_rep,
+        "in_cover_dice": dict(reaction.in_cover_dice),
+        "star_army_row_dice": dict(reaction.star_army_row_dice),
+        "fired_on_total_dice": _values(reaction.fired_on_total_dice),
+        "severity": [r.value for r in reaction.severity],
+        "cells": {
+            (test, faction.value, passed): (
+                cell.otherwise.value,
+                *(r.value if r is not None else None
+                  for r in (cell.outgunned, cell.in_range, cell.if_damaged)),
+                cell.rep_change,
+            )  # fmt: skip
+            for (test, faction, passed), cell in reaction.cells.items()
+        },
+        "duck_back_becomes": {
+            a.value: e.duck_back_becomes.value for a, e in effects.items() if e.duck_back_becomes
+        },
+        "fired_on_duck_back_becomes": {
+            a.value: e.fired_on_duck_back_becomes.value
+            for a, e in effects.items()
+            if e.fired_on_duck_back_becomes
+        },
+        "charge_dice_each": charge.dice_each,
+        "charge_in_cover": charge.in_cover,
+        "charge_aspect": _values(charge.aspect),
+        "charge_results": _values(charge.results),
+        "melee_dice_per_rep": melee.dice_per_rep,
+        "one_hand_melee_weapon": melee.one_hand_melee_weapon,
+        "attacking_prone_opponent": melee.attacking_prone_opponent,
+        "jump_attack": melee.jump_attack,
+        "leaving_battlefield": melee.leaving_battlefield,
+        "melee_race": _values(melee.race),
+        "melee_attribute": _values(melee.attribute),
+        "jump_attack_column": melee.jump_attack_column.value,
+        "melee_hit_location": {face: _values(row) for face, row in rules.melee_hit_location.items()},
+        "melee_damage": _damage(rules.melee_damage),
+    }
+
+
+@cache
+def _tables(rules: NoQuarterRules) -> Any:
+    return core.CombatTables(combat_spec(rules))
+
+
+def combat_tables(rules: NoQuarterRules | None = None) -> Any:
+    """The native ``CombatTables`` of ``rules`` (default: ``load_rules()``), built once per set."""
+    return _tables(rules or load_rules())
+
+
+def _damage_outcome(values: tuple[int, int, int, bool, bool, bool]) -> DamageOutcome:
+    return DamageOutcome(*values)
+
+
+# -- ranged_combat.py ---------------------------------------------------------------------------
+def ranged_rep(
+    rep: int, attributes: Iterable[Attribute], *, rules: NoQuarterRules | None = None
+) -> int:
+    """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.ranged_rep`."""
+    result: int = core.ranged_rep(combat_tables(rules), rep, _attrs(attributes))
+    return result
+
+
+def to_hit(rules: NoQuarterRules, total: int, **conditions: Any) -> bool:
+    """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.to_hit` (same keywords)."""
+    result: bool = core.to_hit(combat_tables(rules), total, **conditions)
+    return result
+
+
+def hit_location(rules: NoQuarterRules, faces: tuple[int, int]) -> Location:
+    """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.hit_location`."""
+    result: Location = core.hit_location(combat_tables(rules), faces)
+    return result
+
+
+def better_location(a: Location, b: Location, *, rules: NoQuarterRules | None = None) -> Location:
+    """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.better_location`."""
+    result: Location = core.better_location(combat_tables(rules), a, b)
+    return result
+
+
+def marksman_location(
+    rules: NoQuarterRules, first: tuple[int, int], second: tuple[int, int]
+) -> Location:
+    """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.marksman_location`."""
+    result: Location = core.marksman_location(combat_tables(rules), first, second)
+    return result
+
+
+def resolve_damage_row(
+    row: DamageRow, faces: tuple[int, int], amounts: dict[str, int], armor_before: int
+) -> DamageOutcome:
+    """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.resolve_damage_row`."""
+    return _damage_outcome(core.resolve_damage_row(row, faces, amounts, armor_before))
+
+
+def ranged_damage(
+    rules: NoQuarterRules, faces: tuple[int, int], impact: int, armor_before: int
+) -> DamageOutcome:
+    """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.ranged_damage`."""
+    return _damage_outcome(core.ranged_damage(combat_tables(rules), faces, impact, armor_before))
+
+
+def critical_kind(rules: NoQuarterRules, location: Location, armor_now: int) -> CriticalKind:
+    """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.critical_kind`."""
+    result: CriticalKind = core.critical_kind(combat_tables(rules), location, armor_now)
+    return result
+
+
+def chest_explosion(rules: NoQuarterRules, face: int) -> Removal:
+    """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.chest_explosion`."""
+    result: Removal = core.chest_explosion(combat_tables(rules), face)
+    return result
+
+
+def halved_speed(speed: int) -> int:
+    """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.halved_speed`."""
+    result: int = core.halved_speed(speed)
+    return result
+
+
+def pilot_test_rep(
+    rep: int, attributes: Iterable[Attribute], *, rules: NoQuarterRules | None = None
+) -> int:
+    """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.pilot_test_rep`."""
+    result: int = core.pilot_test_rep(combat_tables(rules), rep, _attrs(attributes))
+    return result
+
+
+def pilot_test_passed(
+    rules: NoQuarterRules, face: int, rep: int, attributes: Iterable[Attribute]
+) -> bool:
+    """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.pilot_test_passed`."""
+    result: bool = core.pilot_test_passed(combat_tables(rules), face, rep, _attrs(attributes))
+    return result
+
+
+def _attrs(attributes: Iterable[Attribute]) -> Any:
+    """Lists, tuples and sets cross as they are; any other iterable as a tuple."""
+    if isinstance(attributes, (list, tuple, set, frozenset)):
+        return attributes
+    return tuple(attributes)
+
+
+# -- reaction.py --------------------------------------------------------------------------------
+def is_outgunned(
+    tester_class: int,
+    cause_class: int,
+    *,
+    nerves_of_steel: bool = False,
+    rules: NoQuarterRules | None = None,
+) -> bool:
+    """Native :func:`~wargym.rules.no_quarter.battle.reaction.is_outgunned`."""
+    result: bool = core.is_outgunned(combat_tables(rules), tester_class, cause_class, nerves_of_steel)
+    return result
+
+
+def attributes_outgunned_immune(rules: NoQuarterRules, attributes: Iterable[Attribute]) -> bool:
+    """Native :func:`~wargym.rules.no_quarter.battle.reaction.attributes_outgunned_immune`."""
+    result: bool = core.attributes_outgunned_immune(combat_tables(rules), _attrs(attributes))
+    return result
+
+
+def in_sight_dice(
+    rep: int,
+    *,
+    race: Race,
+    attributes: Iterable[Attribute],
+    enemy_concealed: bool,
+    rules: NoQuarterRules | None = None,
+) -> int:
+    """Native :func:`~wargym.rules.no_quarter.battle.reaction.in_sight_dice`."""
+    tables = combat_tables(rules)
+    result: int = core.in_sight_dice(tables, rep, race, _attrs(attributes), enemy_concealed)
+    return result
+
+
+def in_sight_bonus_successes(rules: NoQuarterRules, ews: ItemType | None) -> int:
+    """Native :func:`~wargym.rules.no_quarter.battle.reaction.in_sight_bonus_successes`."""
+    result: int = core.in_sight_bonus_successes(combat_tables(rules), ews)
+    return result
+
+
+def moving_side_wins(
+    moving_successes: int, nonmoving_successes: int, *, rules: NoQuarterRules | None = None
+) -> bool:
+    """Native :func:`~wargym.rules.no_quarter.battle.reaction.moving_side_wins`."""
+    tables = combat_tables(rules)
+    result: bool = core.moving_side_wins(tables, moving_successes, nonmoving_successes)
+    return result
+
+
+def reaction_dice(
+    rules: NoQuarterRules,
+    test: ReactionTest,
+    faction: Faction,
+    *,
+    in_cover: bool,
+    attributes: Iterable[Attribute],
+) -> int:
+    """Native :func:`~wargym.rules.no_quarter.battle.reaction.reaction_dice`."""
+    tables = combat_tables(rules)
+    result: int = core.reaction_dice(tables, test, faction, in_cover, _attrs(attributes))
+    return result
+
+
+def reaction_rep(
+    rules: NoQuarterRules,
+    rep: int,
+    *,
+    weapons_out_of_action: int,
+    twice_as_many_friendly_losses: bool,
+) -> int:
+    """Native :func:`~wargym.rules.no_quarter.battle.reaction.reaction_rep`."""
+    tables = combat_tables(rules)
+    result: int = core.reaction_rep(
+        tables, rep, weapons_out_of_action, twice_as_many_friendly_losses
+    )
+    return result
+
+
+def twice_as_many_friendly_losses(friendly_losses: int, enemy_losses: int) -> bool:
+    """Native :func:`~wargym.rules.no_quarter.battle.reaction.twice_as_many_friendly_losses`."""
+    result: bool = core.twice_as_many_friendly_losses(friendly_losses, enemy_losses)
+    return result
+
+
+def read_pooled_dice(pool: Sequence[int], n: int) -> tuple[int, ...]:
+    """Native :func:`~wargym.rules.no_quarter.battle.reaction.read_pooled_dice`."""
+    result: tuple[int, ...] = core.read_pooled_dice(
+        pool if isinstance(pool, (list, tuple)) else list(pool), n
+    )
+    return result
+
+
+def reaction_result(
+    rules: NoQuarterRules,
+    test: ReactionTest,
+    faction: Faction,
+    passed: int,
+    *,
+    outgunned: bool = False,
+    in_range: bool = False,
+    damaged: bool = False,
+    attributes: Iterable[Attribute] = (),
+) -> ReactionOutcome:
+    """Native :func:`~wargym.rules.no_quarter.battle.reaction.reaction_result`."""
+    result, rep_change = core.reaction_result(
+        combat_tables(rules), test, faction, passed, outgunned, in_range, damaged,
+        _attrs(attributes),
+    )  # fmt: skip
+    return ReactionOutcome(result, rep_change)
+
+
+def duck_back_becomes(
+    rules: NoQuarterRules, attributes: Iterable[Attribute]
+) -> ReactionResult | None:
+    """Native :func:`~wargym.rules.no_quarter.battle.reaction.duck_back_becomes`."""
+    result: ReactionResult | None = core.duck_back_becomes(
+        combat_tables(rules), _attrs(attributes)
+    )
+    return result
+
+
+def worst_result(
+    results: Sequence[ReactionResult], *, rules: NoQuarterRules | None = None
+) -> ReactionResult:
+    """Native :func:`~wargym.rules.no_quarter.battle.reaction.worst_result`."""
+    listed = results if isinstance(results, (list, tuple)) else list(results)
+    result: ReactionResult = core.worst_result(combat_tables(rules), listed)
+    return result
+
+
+# -- melee.py -----------------------------------------------------------------------------------
+def charge_target_dice(rules: NoQuarterRules, *, target_in_cover: bool, aspect: Aspect) -> int:
+    """Native :func:`~wargym.rules.no_quarter.battle.melee.charge_target_dice`."""
+    result: int = core.charge_target_dice(combat_tables(rules), target_in_cover, aspect)
+    return result
+
+
+def charge_outcome(
+    charger_passed: int, target_passed: int, *, rules: NoQuarterRules | None = None
+) -> ChargeOutcome:
+    """Native :func:`~wargym.rules.no_quarter.battle.melee.charge_outcome`."""
+    result: ChargeOutcome = core.charge_outcome(
+        combat_tables(rules), charger_passed, target_passed
+    )
+    return result
+
+
+def melee_dice(
+    rules: NoQuarterRules,
+    rep: int,
+    *,
+    race: Race,
+    attributes: Iterable[Attribute],
+    melee_weapon: bool,
+    attacking_prone: bool,
+    jump_attack: bool,
+    leaving: bool,
+) -> int:
+    """Native :func:`~wargym.rules.no_quarter.battle.melee.melee_dice`."""
+    result: int = core.melee_dice(
+        combat_tables(rules), rep, race, _attrs(attributes), melee_weapon, attacking_prone,
+        jump_attack, leaving,
+    )  # fmt: skip
+    return result
+
+
+def melee_margin(attacker_successes: int, defender_successes: int) -> int:
+    """Native :func:`~wargym.rules.no_quarter.battle.melee.melee_margin`."""
+    result: int = core.melee_margin(attacker_successes, defender_successes)
+    return result
+
+
+def melee_hit_location(
+    rules: NoQuarterRules, face: int, attack: MeleeAttack, *, jump_attack: bool = False
+) -> Location:
+    """Native :func:`~wargym.rules.no_quarter.battle.melee.melee_hit_location`."""
+    result: Location = core.melee_hit_location(combat_tables(rules), face, attack, jump_attack)
+    return result
+
+
+def limb_damage(limb_armor: int, melee_weapon_wv: int = 0) -> int:
+    """Native :func:`~wargym.rules.no_quarter.battle.melee.limb_damage`."""
+    result: int = core.limb_damage(limb_armor, melee_weapon_wv)
+    return result
+
+
+def melee_damage(
+    rules: NoQuarterRules,
+    faces: tuple[int, int],
+    margin: int,
+    limb_damage: int,
+    armor_before: int,
+) -> DamageOutcome:
+    """Native :func:`~wargym.rules.no_quarter.battle.melee.melee_damage`."""
+    tables = combat_tables(rules)
+    return _damage_outcome(core.melee_damage(tables, faces, margin, limb_damage, armor_before))
+
+
+def melee_attack_order(attackers: Sequence[tuple[Hashable, int, int]]) -> list[Hashable]:
+    """Native :func:`~wargym.rules.no_quarter.battle.melee.melee_attack_order`."""
+    result: list[Hashable] = core.melee_attack_order(
+        attackers if isinstance(attackers, (list, tuple)) else list(attackers)
+    )
+    return result
+
+
+# -- flow.py ------------------------------------------------------------------------------------
+def roll_index(dice: Any, count: int) -> tuple[int, tuple[int, ...]]:
+    """Native :func:`~wargym.rules.no_quarter.battle.flow.roll_index` on native dice.
+
+    ``dice`` is a ``_core.RandomDice`` or ``_core.ScriptedDice``; a count above
+    ``ROLL_INDEX_MAX_COUNT`` (36) is refused, where the reference never stops rolling.
+    """
+    result: tuple[int, tuple[int, ...]] = core.roll_index(dice, count)
+    return result
+
+
+ROLL_INDEX_MAX_COUNT: int = core.combat_vocabulary()["ROLL_INDEX_MAX_COUNT"]
+"""The most items :func:`roll_index` picks among (ruling D24's 2d6 reading covers 36)."""
