@@ -52,8 +52,12 @@ def _values(mapping: Any) -> dict[Any, Any]:
 def _damage(rows: Any) -> dict[int, tuple[Any, ...]]:
     return {
         passed: (
-            row.passed, row.armor_loss, row.critical_on_doubles, row.critical_on_armor_le_0,
-            row.duck_back, row.refight,
+            row.passed,
+            row.armor_loss,
+            row.critical_on_doubles,
+            row.critical_on_armor_le_0,
+            row.duck_back,
+            row.refight,
         )  # fmt: skip
         for passed, row in rows.items()
     }
@@ -66,8 +70,12 @@ def combat_spec(rules: NoQuarterRules) -> dict[str, Any]:
     return {
         "ranged_rows": [
             (
-                row.low, row.high, row.result, sorted(row.shooter_missed_if),
-                sorted(row.target_missed_if), row.target_index_at_least,
+                row.low,
+                row.high,
+                row.result,
+                sorted(row.shooter_missed_if),
+                sorted(row.target_missed_if),
+                row.target_index_at_least,
             )  # fmt: skip
             for row in ranged.rows
         ],
@@ -98,8 +106,10 @@ def combat_spec(rules: NoQuarterRules) -> dict[str, Any]:
         "cells": {
             (test, faction.value, passed): (
                 cell.otherwise.value,
-                *(r.value if r is not None else None
-                  for r in (cell.outgunned, cell.in_range, cell.if_damaged)),
+                *(
+                    r.value if r is not None else None
+                    for r in (cell.outgunned, cell.in_range, cell.if_damaged)
+                ),
                 cell.rep_change,
             )  # fmt: skip
             for (test, faction, passed), cell in reaction.cells.items()
@@ -124,7 +134,9 @@ def combat_spec(rules: NoQuarterRules) -> dict[str, Any]:
         "melee_race": _values(melee.race),
         "melee_attribute": _values(melee.attribute),
         "jump_attack_column": melee.jump_attack_column.value,
-        "melee_hit_location": {face: _values(row) for face, row in rules.melee_hit_location.items()},
+        "melee_hit_location": {
+            face: _values(row) for face, row in rules.melee_hit_location.items()
+        },
         "melee_damage": _damage(rules.melee_damage),
     }
 
@@ -148,34 +160,29 @@ def ranged_rep(
     rep: int, attributes: Iterable[Attribute], *, rules: NoQuarterRules | None = None
 ) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.ranged_rep`."""
-    result: int = core.ranged_rep(combat_tables(rules), rep, _attrs(attributes))
-    return result
+    return core.ranged_rep(combat_tables(rules), rep, _attrs(attributes))
 
 
 def to_hit(rules: NoQuarterRules, total: int, **conditions: Any) -> bool:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.to_hit` (same keywords)."""
-    result: bool = core.to_hit(combat_tables(rules), total, **conditions)
-    return result
+    return core.to_hit(combat_tables(rules), total, **conditions)
 
 
 def hit_location(rules: NoQuarterRules, faces: tuple[int, int]) -> Location:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.hit_location`."""
-    result: Location = core.hit_location(combat_tables(rules), faces)
-    return result
+    return core.hit_location(combat_tables(rules), faces)
 
 
 def better_location(a: Location, b: Location, *, rules: NoQuarterRules | None = None) -> Location:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.better_location`."""
-    result: Location = core.better_location(combat_tables(rules), a, b)
-    return result
+    return core.better_location(combat_tables(rules), a, b)
 
 
 def marksman_location(
     rules: NoQuarterRules, first: tuple[int, int], second: tuple[int, int]
 ) -> Location:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.marksman_location`."""
-    result: Location = core.marksman_location(combat_tables(rules), first, second)
-    return result
+    return core.marksman_location(combat_tables(rules), first, second)
 
 
 def resolve_damage_row(
@@ -194,36 +201,31 @@ def ranged_damage(
 
 def critical_kind(rules: NoQuarterRules, location: Location, armor_now: int) -> CriticalKind:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.critical_kind`."""
-    result: CriticalKind = core.critical_kind(combat_tables(rules), location, armor_now)
-    return result
+    return core.critical_kind(combat_tables(rules), location, armor_now)
 
 
 def chest_explosion(rules: NoQuarterRules, face: int) -> Removal:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.chest_explosion`."""
-    result: Removal = core.chest_explosion(combat_tables(rules), face)
-    return result
+    return core.chest_explosion(combat_tables(rules), face)
 
 
 def halved_speed(speed: int) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.halved_speed`."""
-    result: int = core.halved_speed(speed)
-    return result
+    return core.halved_speed(speed)
 
 
 def pilot_test_rep(
     rep: int, attributes: Iterable[Attribute], *, rules: NoQuarterRules | None = None
 ) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.pilot_test_rep`."""
-    result: int = core.pilot_test_rep(combat_tables(rules), rep, _attrs(attributes))
-    return result
+    return core.pilot_test_rep(combat_tables(rules), rep, _attrs(attributes))
 
 
 def pilot_test_passed(
     rules: NoQuarterRules, face: int, rep: int, attributes: Iterable[Attribute]
 ) -> bool:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.pilot_test_passed`."""
-    result: bool = core.pilot_test_passed(combat_tables(rules), face, rep, _attrs(attributes))
-    return result
+    return core.pilot_test_passed(combat_tables(rules), face, rep, _attrs(attributes))
 
 
 def _attrs(attributes: Iterable[Attribute]) -> Any:
@@ -242,14 +244,12 @@ def is_outgunned(
     rules: NoQuarterRules | None = None,
 ) -> bool:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.is_outgunned`."""
-    result: bool = core.is_outgunned(combat_tables(rules), tester_class, cause_class, nerves_of_steel)
-    return result
+    return core.is_outgunned(combat_tables(rules), tester_class, cause_class, nerves_of_steel)
 
 
 def attributes_outgunned_immune(rules: NoQuarterRules, attributes: Iterable[Attribute]) -> bool:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.attributes_outgunned_immune`."""
-    result: bool = core.attributes_outgunned_immune(combat_tables(rules), _attrs(attributes))
-    return result
+    return core.attributes_outgunned_immune(combat_tables(rules), _attrs(attributes))
 
 
 def in_sight_dice(
@@ -262,14 +262,12 @@ def in_sight_dice(
 ) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.in_sight_dice`."""
     tables = combat_tables(rules)
-    result: int = core.in_sight_dice(tables, rep, race, _attrs(attributes), enemy_concealed)
-    return result
+    return core.in_sight_dice(tables, rep, race, _attrs(attributes), enemy_concealed)
 
 
 def in_sight_bonus_successes(rules: NoQuarterRules, ews: ItemType | None) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.in_sight_bonus_successes`."""
-    result: int = core.in_sight_bonus_successes(combat_tables(rules), ews)
-    return result
+    return core.in_sight_bonus_successes(combat_tables(rules), ews)
 
 
 def moving_side_wins(
@@ -277,8 +275,7 @@ def moving_side_wins(
 ) -> bool:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.moving_side_wins`."""
     tables = combat_tables(rules)
-    result: bool = core.moving_side_wins(tables, moving_successes, nonmoving_successes)
-    return result
+    return core.moving_side_wins(tables, moving_successes, nonmoving_successes)
 
 
 def reaction_dice(
@@ -291,8 +288,7 @@ def reaction_dice(
 ) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.reaction_dice`."""
     tables = combat_tables(rules)
-    result: int = core.reaction_dice(tables, test, faction, in_cover, _attrs(attributes))
-    return result
+    return core.reaction_dice(tables, test, faction, in_cover, _attrs(attributes))
 
 
 def reaction_rep(
@@ -304,24 +300,17 @@ def reaction_rep(
 ) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.reaction_rep`."""
     tables = combat_tables(rules)
-    result: int = core.reaction_rep(
-        tables, rep, weapons_out_of_action, twice_as_many_friendly_losses
-    )
-    return result
+    return core.reaction_rep(tables, rep, weapons_out_of_action, twice_as_many_friendly_losses)
 
 
 def twice_as_many_friendly_losses(friendly_losses: int, enemy_losses: int) -> bool:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.twice_as_many_friendly_losses`."""
-    result: bool = core.twice_as_many_friendly_losses(friendly_losses, enemy_losses)
-    return result
+    return core.twice_as_many_friendly_losses(friendly_losses, enemy_losses)
 
 
 def read_pooled_dice(pool: Sequence[int], n: int) -> tuple[int, ...]:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.read_pooled_dice`."""
-    result: tuple[int, ...] = core.read_pooled_dice(
-        pool if isinstance(pool, (list, tuple)) else list(pool), n
-    )
-    return result
+    return core.read_pooled_dice(pool if isinstance(pool, (list, tuple)) else list(pool), n)
 
 
 def reaction_result(
@@ -347,10 +336,7 @@ def duck_back_becomes(
     rules: NoQuarterRules, attributes: Iterable[Attribute]
 ) -> ReactionResult | None:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.duck_back_becomes`."""
-    result: ReactionResult | None = core.duck_back_becomes(
-        combat_tables(rules), _attrs(attributes)
-    )
-    return result
+    return core.duck_back_becomes(combat_tables(rules), _attrs(attributes))
 
 
 def worst_result(
@@ -358,25 +344,20 @@ def worst_result(
 ) -> ReactionResult:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.worst_result`."""
     listed = results if isinstance(results, (list, tuple)) else list(results)
-    result: ReactionResult = core.worst_result(combat_tables(rules), listed)
-    return result
+    return core.worst_result(combat_tables(rules), listed)
 
 
 # -- melee.py -----------------------------------------------------------------------------------
 def charge_target_dice(rules: NoQuarterRules, *, target_in_cover: bool, aspect: Aspect) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.melee.charge_target_dice`."""
-    result: int = core.charge_target_dice(combat_tables(rules), target_in_cover, aspect)
-    return result
+    return core.charge_target_dice(combat_tables(rules), target_in_cover, aspect)
 
 
 def charge_outcome(
     charger_passed: int, target_passed: int, *, rules: NoQuarterRules | None = None
 ) -> ChargeOutcome:
     """Native :func:`~wargym.rules.no_quarter.battle.melee.charge_outcome`."""
-    result: ChargeOutcome = core.charge_outcome(
-        combat_tables(rules), charger_passed, target_passed
-    )
-    return result
+    return core.charge_outcome(combat_tables(rules), charger_passed, target_passed)
 
 
 def melee_dice(
@@ -391,31 +372,27 @@ def melee_dice(
     leaving: bool,
 ) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.melee.melee_dice`."""
-    result: int = core.melee_dice(
+    return core.melee_dice(
         combat_tables(rules), rep, race, _attrs(attributes), melee_weapon, attacking_prone,
         jump_attack, leaving,
     )  # fmt: skip
-    return result
 
 
 def melee_margin(attacker_successes: int, defender_successes: int) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.melee.melee_margin`."""
-    result: int = core.melee_margin(attacker_successes, defender_successes)
-    return result
+    return core.melee_margin(attacker_successes, defender_successes)
 
 
 def melee_hit_location(
     rules: NoQuarterRules, face: int, attack: MeleeAttack, *, jump_attack: bool = False
 ) -> Location:
     """Native :func:`~wargym.rules.no_quarter.battle.melee.melee_hit_location`."""
-    result: Location = core.melee_hit_location(combat_tables(rules), face, attack, jump_attack)
-    return result
+    return core.melee_hit_location(combat_tables(rules), face, attack, jump_attack)
 
 
 def limb_damage(limb_armor: int, melee_weapon_wv: int = 0) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.melee.limb_damage`."""
-    result: int = core.limb_damage(limb_armor, melee_weapon_wv)
-    return result
+    return core.limb_damage(limb_armor, melee_weapon_wv)
 
 
 def melee_damage(
@@ -432,10 +409,9 @@ def melee_damage(
 
 def melee_attack_order(attackers: Sequence[tuple[Hashable, int, int]]) -> list[Hashable]:
     """Native :func:`~wargym.rules.no_quarter.battle.melee.melee_attack_order`."""
-    result: list[Hashable] = core.melee_attack_order(
+    return core.melee_attack_order(
         attackers if isinstance(attackers, (list, tuple)) else list(attackers)
     )
-    return result
 
 
 # -- flow.py ------------------------------------------------------------------------------------
@@ -445,8 +421,7 @@ def roll_index(dice: Any, count: int) -> tuple[int, tuple[int, ...]]:
     ``dice`` is a ``_core.RandomDice`` or ``_core.ScriptedDice``; a count above
     ``ROLL_INDEX_MAX_COUNT`` (36) is refused, where the reference never stops rolling.
     """
-    result: tuple[int, tuple[int, ...]] = core.roll_index(dice, count)
-    return result
+    return core.roll_index(dice, count)
 
 
 ROLL_INDEX_MAX_COUNT: int = core.combat_vocabulary()["ROLL_INDEX_MAX_COUNT"]

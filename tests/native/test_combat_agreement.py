@@ -79,9 +79,7 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, (tuple, list)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     if dataclasses.is_dataclass(a):
-        return all(
-            same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a)
-        )
+        return all(same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
     return bool(a == b)
 
 
@@ -185,127 +183,137 @@ def edited_rules() -> NoQuarterRules:
     )  # fmt: skip
 
 
-# -- the sweep: (name, reference call, native call) over each input --------------------------
-Case = tuple[str, Callable[[], Any], Callable[[], Any]]
+# -- the sweep: (function name, args, keywords) called on both engines --------------------------
+Case = tuple[str, tuple[Any, ...], dict[str, Any]]
+REFERENCE = {
+    name: value
+    for module in (ranged_combat, reaction, melee)
+    for name, value in vars(module).items()
+    if callable(value) and getattr(value, "__module__", "") == module.__name__
+    and not isinstance(value, type)
+}  # fmt: skip
+"""Every resolver of the three reference modules, by name."""
 
 
-def outcome(call: Callable[[], Any]) -> Any:
-    """The value, or the error's type name and message (ValueErrors of both engines)."""
+def outcome(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """The value, or ("ValueError", the reference's message) for both engines' ValueErrors."""
     try:
-        return call()
+        return call(*args, **kwargs)
     except NativeArgumentError as error:  # "<argument>: <the reference's message>"
         return ("ValueError", str(error).removeprefix(f"{error.argument}: "))
     except ValueError as error:
         return ("ValueError", str(error))
 
 
+FLAGS3 = list(itertools.product((False, True), repeat=3))
+FLAGS4 = list(itertools.product((False, True), repeat=4))
+TO_HIT = ("shooter_fast_moving", "rush_shot", "target_in_cover", "target_prone",
+          "target_fast_moving", "crack_shot")  # fmt: skip
+MELEE = ("melee_weapon", "attacking_prone", "jump_attack", "leaving")
+DAMAGE_NAMES = (("ranged_damage", "impact"), ("melee_damage", "attacking_limb"))
+
+
 def cases(r: NoQuarterRules) -> Iterator[Case]:  # noqa: C901 - one loop per resolver
-    rc, rx, me, n = ranged_combat, reaction, melee, native
     for rep, attrs in itertools.product(REPS, ATTRIBUTE_SETS):
-        yield "ranged_rep", lambda: rc.ranged_rep(rep, attrs, rules=r), lambda: n.ranged_rep(rep, attrs, rules=r)
-        yield "pilot_test_rep", lambda: rc.pilot_test_rep(rep, attrs, rules=r), lambda: n.pilot_test_rep(rep, attrs, rules=r)
+        yield "ranged_rep", (rep, attrs), {"rules": r}
+        yield "pilot_test_rep", (rep, attrs), {"rules": r}
         for face in range(1, 7):
-            yield "pilot_test_passed", lambda: rc.pilot_test_passed(r, face, rep, attrs), lambda: n.pilot_test_passed(r, face, rep, attrs)
+            yield "pilot_test_passed", (r, face, rep, attrs), {}
         for race, concealed in itertools.product(Race, (False, True)):
-            kw = dict(race=race, attributes=attrs, enemy_concealed=concealed, rules=r)
-            yield "in_sight_dice", lambda: rx.in_sight_dice(rep, **kw), lambda: n.in_sight_dice(rep, **kw)
-        for race, flags in itertools.product(Race, itertools.product((False, True), repeat=4)):
-            kw = dict(race=race, attributes=attrs, melee_weapon=flags[0], attacking_prone=flags[1],
-                      jump_attack=flags[2], leaving=flags[3])
-            if rep % 3 == 0 or flags == (False,) * 4:
-                yield "melee_dice", lambda: me.melee_dice(r, rep, **kw), lambda: n.melee_dice(r, rep, **kw)
-    for total, index, flags in itertools.product(range(-2, 16), range(1, 5), itertools.product((False, True), repeat=6)):
-        kw = dict(zip(("shooter_fast_moving", "rush_shot", "target_in_cover", "target_prone",
-                       "target_fast_moving", "crack_shot"), flags, strict=True), target_index=index)
-        yield "to_hit", lambda: rc.to_hit(r, total, **kw), lambda: n.to_hit(r, total, **kw)
+            kw = {"race": race, "attributes": attrs, "enemy_concealed": concealed, "rules": r}
+            yield "in_sight_dice", (rep,), kw
+        for race, flags in itertools.product(Race, FLAGS4):
+            if rep % 3 == 0 or not any(flags):
+                kw = {"race": race, "attributes": attrs, **dict(zip(MELEE, flags, strict=True))}
+                yield "melee_dice", (r, rep), kw
+    for total, index in itertools.product(range(-2, 16), range(1, 5)):
+        for flags in itertools.product((False, True), repeat=6):
+            yield (
+                "to_hit",
+                (r, total),
+                {**dict(zip(TO_HIT, flags, strict=True)), "target_index": index},
+            )
     for faces in FACES2:
-        yield "hit_location", lambda: rc.hit_location(r, faces), lambda: n.hit_location(r, faces)
+        yield "hit_location", (r, faces), {}
         for second in FACES2:
-            yield "marksman_location", lambda: rc.marksman_location(r, faces, second), lambda: n.marksman_location(r, faces, second)
+            yield "marksman_location", (r, faces, second), {}
         for value, before in itertools.product(range(-1, 8), range(-1, 7)):
-            yield "ranged_damage", lambda: rc.ranged_damage(r, faces, value, before), lambda: n.ranged_damage(r, faces, value, before)
+            yield "ranged_damage", (r, faces, value, before), {}
             for limb in (0, 1, 3, 6):
-                yield "melee_damage", lambda: me.melee_damage(r, faces, value, limb, before), lambda: n.melee_damage(r, faces, value, limb, before)
-            for row, name in itertools.chain(((row, "impact") for row in r.ranged_damage.values()),
-                                             ((row, "attacking_limb") for row in r.melee_damage.values())):
-                amounts = {name: value}
-                yield "resolve_damage_row", lambda: rc.resolve_damage_row(row, faces, amounts, before), lambda: n.resolve_damage_row(row, faces, amounts, before)
+                yield "melee_damage", (r, faces, value, limb, before), {}
+            for table, name in DAMAGE_NAMES:
+                for row in getattr(r, table).values():
+                    yield "resolve_damage_row", (row, faces, {name: value}, before), {}
     for a, b in itertools.product(Location, repeat=2):
-        yield "better_location", lambda: rc.better_location(a, b, rules=r), lambda: n.better_location(a, b, rules=r)
+        yield "better_location", (a, b), {"rules": r}
     for loc, armor in itertools.product(Location, range(-3, 4)):
-        yield "critical_kind", lambda: rc.critical_kind(r, loc, armor), lambda: n.critical_kind(r, loc, armor)
+        yield "critical_kind", (r, loc, armor), {}
     for face in range(1, 7):
-        yield "chest_explosion", lambda: rc.chest_explosion(r, face), lambda: n.chest_explosion(r, face)
+        yield "chest_explosion", (r, face), {}
         for attack, jump in itertools.product(MeleeAttack, (False, True)):
-            yield "melee_hit_location", lambda: me.melee_hit_location(r, face, attack, jump_attack=jump), lambda: n.melee_hit_location(r, face, attack, jump_attack=jump)
+            yield "melee_hit_location", (r, face, attack), {"jump_attack": jump}
     for speed in (*range(-9, 10), 2**31 - 1, -(2**31)):
-        yield "halved_speed", lambda: rc.halved_speed(speed), lambda: n.halved_speed(speed)
+        yield "halved_speed", (speed,), {}
     for tester, cause, nerves in itertools.product(range(1, 6), range(-1, 8), (False, True)):
-        yield "is_outgunned", lambda: rx.is_outgunned(tester, cause, nerves_of_steel=nerves, rules=r), lambda: n.is_outgunned(tester, cause, nerves_of_steel=nerves, rules=r)
+        yield "is_outgunned", (tester, cause), {"nerves_of_steel": nerves, "rules": r}
     for k, attrs in enumerate(ATTRIBUTE_SETS):
-        yield "attributes_outgunned_immune", lambda: rx.attributes_outgunned_immune(r, attrs), lambda: n.attributes_outgunned_immune(r, attrs)
-        yield "duck_back_becomes", lambda: rx.duck_back_becomes(r, attrs), lambda: n.duck_back_becomes(r, attrs)
+        yield "attributes_outgunned_immune", (r, attrs), {}
+        yield "duck_back_becomes", (r, attrs), {}
         for test, faction, cover in itertools.product(ReactionTest, Faction, (False, True)):
-            kw = dict(in_cover=cover, attributes=attrs)
-            yield "reaction_dice", lambda: rx.reaction_dice(r, test, faction, **kw), lambda: n.reaction_dice(r, test, faction, **kw)
-            for passed, flags in itertools.product(range(-1, 4) if k < 14 else (0, 1, 2), itertools.product((False, True), repeat=3)):
+            yield "reaction_dice", (r, test, faction), {"in_cover": cover, "attributes": attrs}
+            for passed, flags in itertools.product(range(-1, 4) if k < 14 else (0, 1, 2), FLAGS3):
                 if k >= 22 and (passed + sum(flags)) % 3:
                     continue
-                kw = dict(outgunned=flags[0], in_range=flags[1], damaged=flags[2], attributes=attrs)
-                yield "reaction_result", lambda: outcome(lambda: rx.reaction_result(r, test, faction, passed, **kw)), lambda: outcome(lambda: n.reaction_result(r, test, faction, passed, **kw))
+                kw = {"outgunned": flags[0], "in_range": flags[1], "damaged": flags[2]}
+                yield "reaction_result", (r, test, faction, passed), {**kw, "attributes": attrs}
     for ews in (None, *ItemType):
-        yield "in_sight_bonus_successes", lambda: rx.in_sight_bonus_successes(r, ews), lambda: n.in_sight_bonus_successes(r, ews)
+        yield "in_sight_bonus_successes", (r, ews), {}
     for a, b in itertools.product(range(-1, 6), repeat=2):
-        yield "moving_side_wins", lambda: rx.moving_side_wins(a, b, rules=r), lambda: n.moving_side_wins(a, b, rules=r)
-        yield "twice_as_many_friendly_losses", lambda: rx.twice_as_many_friendly_losses(a, b), lambda: n.twice_as_many_friendly_losses(a, b)
-        yield "charge_outcome", lambda: me.charge_outcome(a, b, rules=r), lambda: n.charge_outcome(a, b, rules=r)
-        yield "melee_margin", lambda: me.melee_margin(a, b), lambda: n.melee_margin(a, b)
+        yield "moving_side_wins", (a, b), {"rules": r}
+        yield "twice_as_many_friendly_losses", (a, b), {}
+        yield "charge_outcome", (a, b), {"rules": r}
+        yield "melee_margin", (a, b), {}
     for rep, out, twice in itertools.product(REPS, range(0, 4), (False, True)):
-        kw = dict(weapons_out_of_action=out, twice_as_many_friendly_losses=twice)
-        yield "reaction_rep", lambda: rx.reaction_rep(r, rep, **kw), lambda: n.reaction_rep(r, rep, **kw)
+        kw = {"weapons_out_of_action": out, "twice_as_many_friendly_losses": twice}
+        yield "reaction_rep", (r, rep), kw
     for size, want in itertools.product(range(0, 7), range(-1, 8)):
-        pool = tuple(range(1, size + 1))
-        yield "read_pooled_dice", lambda: outcome(lambda: rx.read_pooled_dice(pool, want)), lambda: outcome(lambda: n.read_pooled_dice(pool, want))
+        yield "read_pooled_dice", (tuple(range(1, size + 1)), want), {}
     for length in range(0, 4):
         for results in itertools.product(ReactionResult, repeat=length):
-            yield "worst_result", lambda: outcome(lambda: rx.worst_result(results, rules=r)), lambda: outcome(lambda: n.worst_result(results, rules=r))
+            yield "worst_result", (results,), {"rules": r}
     for cover, aspect in itertools.product((False, True), Aspect):
-        yield "charge_target_dice", lambda: me.charge_target_dice(r, target_in_cover=cover, aspect=aspect), lambda: n.charge_target_dice(r, target_in_cover=cover, aspect=aspect)
+        yield "charge_target_dice", (r,), {"target_in_cover": cover, "aspect": aspect}
     for armor, wv in itertools.product(range(-2, 7), range(-1, 9)):
-        yield "limb_damage", lambda: me.limb_damage(armor, wv), lambda: n.limb_damage(armor, wv)
+        yield "limb_damage", (armor, wv), {}
     rng = np.random.default_rng(1815)
     for _ in range(60):
-        attackers = [(f"m{i}", int(rng.integers(1, 6)), int(rng.integers(2, 6))) for i in range(int(rng.integers(0, 7)))]
-        yield "melee_attack_order", lambda: me.melee_attack_order(attackers), lambda: n.melee_attack_order(attackers)  # fmt: skip
+        size = int(rng.integers(0, 7))
+        classes, reps = rng.integers(1, 6, size=size), rng.integers(2, 6, size=size)
+        attackers = [
+            (f"m{i}", int(c), int(p)) for i, (c, p) in enumerate(zip(classes, reps, strict=True))
+        ]
+        yield "melee_attack_order", (attackers,), {}
 
 
 def agree(r: NoQuarterRules, thin: int = 1) -> dict[str, int]:
     """Run the sweep; ``thin`` > 1 keeps one case in ``thin`` of each kind (the first always)."""
     counts: dict[str, int] = {}
-    for name, ref, nat in cases(r):
+    for name, args, kwargs in cases(r):
         seen = counts.get(name, 0)
         counts[name] = seen + 1
         if seen % thin:
             continue
-        expected, got = ref(), nat()
-        assert same(got, expected), (name, got, expected)
+        expected = outcome(REFERENCE[name], *args, **kwargs)
+        got = outcome(getattr(native, name), *args, **kwargs)
+        assert same(got, expected), (name, args, kwargs, got, expected)
     return counts
-
-
-RESOLVERS = {
-    name
-    for module in (ranged_combat, reaction, melee)
-    for name in module.__dict__
-    if callable(module.__dict__[name]) and getattr(module.__dict__[name], "__module__", "") == module.__name__
-    and not isinstance(module.__dict__[name], type)
-}  # fmt: skip
 
 
 @pytest.mark.parametrize("rules", rule_sets(), ids=_label)
 def test_every_resolver_agrees_under_every_rules_option(rules: NoQuarterRules) -> None:
     """The default rule set in full; the others (whose combat tables are the same) thinned."""
     counts = agree(rules, 1 if rules is load_rules() else THIN)
-    assert set(counts) == RESOLVERS, RESOLVERS ^ set(counts)
+    assert set(counts) == set(REFERENCE), set(REFERENCE) ^ set(counts)
 
 
 def test_both_engines_follow_edited_tables() -> None:
@@ -327,18 +335,28 @@ def test_a_single_changed_number_reaches_the_core(change: str) -> None:
     if change == "to_hit":
         rows = list(r.ranged_combat.rows)
         rows[-1] = dataclasses.replace(rows[-1], result="miss")
-        copy = dataclasses.replace(r, ranged_combat=dataclasses.replace(r.ranged_combat, rows=tuple(rows)))
+        copy = dataclasses.replace(
+            r, ranged_combat=dataclasses.replace(r.ranged_combat, rows=tuple(rows))
+        )
         call: Callable[[Any, NoQuarterRules], Any] = lambda m, x: m.to_hit(x, 12)  # noqa: E731
     elif change == "hit_location":
         copy = dataclasses.replace(r, hit_location={**r.hit_location, 12: Location.HEAD})
         call = lambda m, x: m.hit_location(x, (6, 6))  # noqa: E731
     elif change == "cells":
         key = ("mech_down", Faction.PDF, 2)
-        cell = dataclasses.replace(r.reaction.cells[key], otherwise=ReactionResult.LEAVE_BATTLEFIELD)
-        copy = dataclasses.replace(r, reaction=dataclasses.replace(r.reaction, cells={**r.reaction.cells, key: cell}))
+        cell = dataclasses.replace(
+            r.reaction.cells[key], otherwise=ReactionResult.LEAVE_BATTLEFIELD
+        )
+        copy = dataclasses.replace(
+            r, reaction=dataclasses.replace(r.reaction, cells={**r.reaction.cells, key: cell})
+        )
         call = lambda m, x: m.reaction_result(x, ReactionTest.MECH_DOWN, Faction.PDF, 2)  # noqa: E731
     else:
-        order = (ReactionResult.LEAVE_BATTLEFIELD, ReactionResult.DUCK_BACK, ReactionResult.CARRY_ON)
+        order = (
+            ReactionResult.LEAVE_BATTLEFIELD,
+            ReactionResult.DUCK_BACK,
+            ReactionResult.CARRY_ON,
+        )
         copy = dataclasses.replace(r, reaction=dataclasses.replace(r.reaction, severity=order))
         call = lambda m, x: m.worst_result([ReactionResult.DUCK_BACK, ReactionResult.FIRE], rules=x)  # noqa: E731
     assert call(ranged_combat if change in ("to_hit", "hit_location") else reaction, copy) != call(
@@ -351,7 +369,14 @@ def test_a_single_changed_number_reaches_the_core(change: str) -> None:
 
 def test_the_combat_vocabulary_is_the_reference_one() -> None:
     vocab = _core.no_quarter.combat.combat_vocabulary()
-    for enum in (ReactionResult, ReactionTest, MeleeAttack, Aspect, records.CriticalKind, records.ChargeOutcome):
+    for enum in (
+        ReactionResult,
+        ReactionTest,
+        MeleeAttack,
+        Aspect,
+        records.CriticalKind,
+        records.ChargeOutcome,
+    ):
         assert vocab[enum.__name__] == [m.value for m in enum]
     assert tuple(vocab["RANGED_CONDITIONS"]) == data_combat.RANGED_CONDITIONS
     assert native.ROLL_INDEX_MAX_COUNT == 36
@@ -362,9 +387,9 @@ def _both(faces: list[int]) -> tuple[ScriptedDice, Any]:
     return ScriptedDice(list(faces)), _core.ScriptedDice(list(faces))
 
 
-def _run(call: Callable[[], Any]) -> Any:
+def _run(call: Callable[..., Any], *args: Any) -> Any:
     try:
-        return call()
+        return call(*args)
     except DiceScriptExhaustedError as error:
         return ("exhausted", str(error))
 
@@ -375,8 +400,8 @@ def test_roll_index_consumes_the_reference_faces() -> None:
         for _ in range(40):
             faces = [int(f) for f in rng.integers(1, 7, size=int(rng.integers(0, 9)))]
             ref, nat = _both(faces)
-            expected = _run(lambda: flow.roll_index(ref, count))
-            got = _run(lambda: native.roll_index(nat, count))
+            expected = _run(flow.roll_index, ref, count)
+            got = _run(native.roll_index, nat, count)
             assert same(got, expected), (count, faces, got, expected)
             assert nat.used == ref.used and nat.remaining == ref.remaining
     with pytest.raises(ValueError, match="nothing to choose from"):
@@ -411,7 +436,7 @@ def test_a_scripted_shot_consumes_the_same_faces() -> None:
         faces = [int(f) for f in rng.integers(1, 7, size=int(rng.integers(1, 12)))]
         rep, marksman = int(rng.integers(3, 7)), bool(i % 2)
         ref, nat = _both(faces)
-        expected = _run(lambda: _shot(ranged_combat, r, ref, rep, marksman))
-        got = _run(lambda: _shot(native, r, nat, rep, marksman))
+        expected = _run(_shot, ranged_combat, r, ref, rep, marksman)
+        got = _run(_shot, native, r, nat, rep, marksman)
         assert same(got, expected), (faces, got, expected)
         assert nat.used == ref.used and nat.remaining == ref.remaining
