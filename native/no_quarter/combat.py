@@ -1,10 +1,9 @@
-"""Glue for the native combat resolvers: the rule set's tables handed to the core (§15-§18).
+"""The native combat resolvers with the reference's signatures (§15-§18, issue 16).
 
-The core holds no number of the books: :func:`combat_tables` reads a loaded
-:class:`~wargym.rules.no_quarter.forces.data.NoQuarterRules` (any
-:class:`~wargym.rules.no_quarter.forces.data.RulesOptions`) into the plain dict of
-:func:`combat_spec` and builds the native ``CombatTables`` from it, once per rule set. The
-functions below take the reference's arguments and return the reference's types
+Each function mirrors its namesake in ``battle/ranged_combat.py``, ``reaction.py``, ``melee.py``
+or ``flow.py`` (``roll_index``) and reads the tables of the rule set it is given through
+:func:`~.combat_tables.combat_tables` (the core holds no number of the books). The
+functions take the reference's arguments and return the reference's types
 (:class:`~wargym.rules.no_quarter.battle.ranged_combat.DamageOutcome`,
 :class:`~wargym.rules.no_quarter.battle.reaction.ReactionOutcome`), so a caller swaps modules.
 
@@ -20,13 +19,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from wargym.native import _core
+from wargym.native.no_quarter.combat_tables import combat_tables
 from wargym.rules.no_quarter.battle.ranged_combat import DamageOutcome
 from wargym.rules.no_quarter.battle.reaction import ReactionOutcome
-from wargym.rules.no_quarter.forces.data import NoQuarterRules, load_rules
+from wargym.rules.no_quarter.forces.data import NoQuarterRules
 from wargym.rules.no_quarter.forces.records import ChargeOutcome, CriticalKind, DamageRow
 from wargym.rules.no_quarter.forces.vocab import (
     Aspect,
@@ -45,112 +44,6 @@ core: Any = _core.no_quarter.combat
 """The compiled resolvers (``wargym.native._core.no_quarter.combat``)."""
 
 
-def _values(mapping: Any) -> dict[Any, Any]:
-    return {getattr(k, "value", k): getattr(v, "value", v) for k, v in mapping.items()}
-
-
-def _damage(rows: Any) -> dict[int, tuple[Any, ...]]:
-    return {
-        passed: (
-            row.passed,
-            row.armor_loss,
-            row.critical_on_doubles,
-            row.critical_on_armor_le_0,
-            row.duck_back,
-            row.refight,
-        )  # fmt: skip
-        for passed, row in rows.items()
-    }
-
-
-def combat_spec(rules: NoQuarterRules) -> dict[str, Any]:
-    """The combat tables of ``rules`` as plain data: the layout the core's reader expects."""
-    ranged, reaction, in_sight = rules.ranged_combat, rules.reaction, rules.in_sight
-    charge, melee, effects = rules.charge, rules.melee_combat, rules.attribute_effects
-    return {
-        "ranged_rows": [
-            (
-                row.low,
-                row.high,
-                row.result,
-                sorted(row.shooter_missed_if),
-                sorted(row.target_missed_if),
-                row.target_index_at_least,
-            )  # fmt: skip
-            for row in ranged.rows
-        ],
-        "ranged_rep_modifiers": _values(ranged.rep_modifiers),
-        "crack_shot_ignores": sorted(ranged.crack_shot_ignores),
-        "hit_location": _values(rules.hit_location),
-        "marksman_preference": [loc.value for loc in rules.marksman_preference],
-        "ranged_damage": _damage(rules.ranged_damage),
-        "critical_armor_le_0": _values(rules.critical_hits.armor_le_0),
-        "critical_armor_ge_1": _values(rules.critical_hits.armor_ge_1),
-        "chest_roll": _values(rules.critical_hits.chest_roll),
-        "pilot_test_rep_modifiers": _values(rules.pilot_test.rep_modifiers),
-        "outgunned_by": {k: sorted(v) for k, v in rules.outgunned.outgunned_by.items()},
-        "never_outgunned": sorted(a.value for a in rules.outgunned.never_outgunned),
-        "in_sight_dice_per_rep": in_sight.dice_per_rep,
-        "in_sight_tie_winner": in_sight.tie_winner,
-        "in_sight_enemy_concealed_dice": in_sight.enemy_concealed_dice,
-        "in_sight_race_dice": _values(in_sight.race_dice),
-        "in_sight_attribute_dice": _values(in_sight.attribute_dice),
-        "in_sight_bonus_successes": _values(in_sight.bonus_successes),
-        "reaction_dice": reaction.dice,
-        "per_weapon_out_of_action_rep": reaction.per_weapon_out_of_action_rep,
-        "twice_as_many_friendly_losses_rep": reaction.twice_as_many_friendly_losses_rep,
-        "in_cover_dice": dict(reaction.in_cover_dice),
-        "star_army_row_dice": dict(reaction.star_army_row_dice),
-        "fired_on_total_dice": _values(reaction.fired_on_total_dice),
-        "severity": [r.value for r in reaction.severity],
-        "cells": {
-            (test, faction.value, passed): (
-                cell.otherwise.value,
-                *(
-                    r.value if r is not None else None
-                    for r in (cell.outgunned, cell.in_range, cell.if_damaged)
-                ),
-                cell.rep_change,
-            )  # fmt: skip
-            for (test, faction, passed), cell in reaction.cells.items()
-        },
-        "duck_back_becomes": {
-            a.value: e.duck_back_becomes.value for a, e in effects.items() if e.duck_back_becomes
-        },
-        "fired_on_duck_back_becomes": {
-            a.value: e.fired_on_duck_back_becomes.value
-            for a, e in effects.items()
-            if e.fired_on_duck_back_becomes
-        },
-        "charge_dice_each": charge.dice_each,
-        "charge_in_cover": charge.in_cover,
-        "charge_aspect": _values(charge.aspect),
-        "charge_results": _values(charge.results),
-        "melee_dice_per_rep": melee.dice_per_rep,
-        "one_hand_melee_weapon": melee.one_hand_melee_weapon,
-        "attacking_prone_opponent": melee.attacking_prone_opponent,
-        "jump_attack": melee.jump_attack,
-        "leaving_battlefield": melee.leaving_battlefield,
-        "melee_race": _values(melee.race),
-        "melee_attribute": _values(melee.attribute),
-        "jump_attack_column": melee.jump_attack_column.value,
-        "melee_hit_location": {
-            face: _values(row) for face, row in rules.melee_hit_location.items()
-        },
-        "melee_damage": _damage(rules.melee_damage),
-    }
-
-
-@cache
-def _tables(rules: NoQuarterRules) -> Any:
-    return core.CombatTables(combat_spec(rules))
-
-
-def combat_tables(rules: NoQuarterRules | None = None) -> Any:
-    """The native ``CombatTables`` of ``rules`` (default: ``load_rules()``), built once per set."""
-    return _tables(rules or load_rules())
-
-
 def _damage_outcome(values: tuple[int, int, int, bool, bool, bool]) -> DamageOutcome:
     return DamageOutcome(*values)
 
@@ -160,29 +53,29 @@ def ranged_rep(
     rep: int, attributes: Iterable[Attribute], *, rules: NoQuarterRules | None = None
 ) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.ranged_rep`."""
-    return core.ranged_rep(combat_tables(rules), rep, _attrs(attributes))
+    return cast("int", core.ranged_rep(combat_tables(rules), rep, _attrs(attributes)))
 
 
 def to_hit(rules: NoQuarterRules, total: int, **conditions: Any) -> bool:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.to_hit` (same keywords)."""
-    return core.to_hit(combat_tables(rules), total, **conditions)
+    return cast("bool", core.to_hit(combat_tables(rules), total, **conditions))
 
 
 def hit_location(rules: NoQuarterRules, faces: tuple[int, int]) -> Location:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.hit_location`."""
-    return core.hit_location(combat_tables(rules), faces)
+    return cast("Location", core.hit_location(combat_tables(rules), faces))
 
 
 def better_location(a: Location, b: Location, *, rules: NoQuarterRules | None = None) -> Location:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.better_location`."""
-    return core.better_location(combat_tables(rules), a, b)
+    return cast("Location", core.better_location(combat_tables(rules), a, b))
 
 
 def marksman_location(
     rules: NoQuarterRules, first: tuple[int, int], second: tuple[int, int]
 ) -> Location:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.marksman_location`."""
-    return core.marksman_location(combat_tables(rules), first, second)
+    return cast("Location", core.marksman_location(combat_tables(rules), first, second))
 
 
 def resolve_damage_row(
@@ -201,31 +94,31 @@ def ranged_damage(
 
 def critical_kind(rules: NoQuarterRules, location: Location, armor_now: int) -> CriticalKind:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.critical_kind`."""
-    return core.critical_kind(combat_tables(rules), location, armor_now)
+    return cast("CriticalKind", core.critical_kind(combat_tables(rules), location, armor_now))
 
 
 def chest_explosion(rules: NoQuarterRules, face: int) -> Removal:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.chest_explosion`."""
-    return core.chest_explosion(combat_tables(rules), face)
+    return cast("Removal", core.chest_explosion(combat_tables(rules), face))
 
 
 def halved_speed(speed: int) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.halved_speed`."""
-    return core.halved_speed(speed)
+    return cast("int", core.halved_speed(speed))
 
 
 def pilot_test_rep(
     rep: int, attributes: Iterable[Attribute], *, rules: NoQuarterRules | None = None
 ) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.pilot_test_rep`."""
-    return core.pilot_test_rep(combat_tables(rules), rep, _attrs(attributes))
+    return cast("int", core.pilot_test_rep(combat_tables(rules), rep, _attrs(attributes)))
 
 
 def pilot_test_passed(
     rules: NoQuarterRules, face: int, rep: int, attributes: Iterable[Attribute]
 ) -> bool:
     """Native :func:`~wargym.rules.no_quarter.battle.ranged_combat.pilot_test_passed`."""
-    return core.pilot_test_passed(combat_tables(rules), face, rep, _attrs(attributes))
+    return cast("bool", core.pilot_test_passed(combat_tables(rules), face, rep, _attrs(attributes)))
 
 
 def _attrs(attributes: Iterable[Attribute]) -> Any:
@@ -244,12 +137,14 @@ def is_outgunned(
     rules: NoQuarterRules | None = None,
 ) -> bool:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.is_outgunned`."""
-    return core.is_outgunned(combat_tables(rules), tester_class, cause_class, nerves_of_steel)
+    return cast(
+        "bool", core.is_outgunned(combat_tables(rules), tester_class, cause_class, nerves_of_steel)
+    )
 
 
 def attributes_outgunned_immune(rules: NoQuarterRules, attributes: Iterable[Attribute]) -> bool:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.attributes_outgunned_immune`."""
-    return core.attributes_outgunned_immune(combat_tables(rules), _attrs(attributes))
+    return cast("bool", core.attributes_outgunned_immune(combat_tables(rules), _attrs(attributes)))
 
 
 def in_sight_dice(
@@ -262,12 +157,12 @@ def in_sight_dice(
 ) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.in_sight_dice`."""
     tables = combat_tables(rules)
-    return core.in_sight_dice(tables, rep, race, _attrs(attributes), enemy_concealed)
+    return cast("int", core.in_sight_dice(tables, rep, race, _attrs(attributes), enemy_concealed))
 
 
 def in_sight_bonus_successes(rules: NoQuarterRules, ews: ItemType | None) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.in_sight_bonus_successes`."""
-    return core.in_sight_bonus_successes(combat_tables(rules), ews)
+    return cast("int", core.in_sight_bonus_successes(combat_tables(rules), ews))
 
 
 def moving_side_wins(
@@ -275,7 +170,7 @@ def moving_side_wins(
 ) -> bool:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.moving_side_wins`."""
     tables = combat_tables(rules)
-    return core.moving_side_wins(tables, moving_successes, nonmoving_successes)
+    return cast("bool", core.moving_side_wins(tables, moving_successes, nonmoving_successes))
 
 
 def reaction_dice(
@@ -288,7 +183,7 @@ def reaction_dice(
 ) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.reaction_dice`."""
     tables = combat_tables(rules)
-    return core.reaction_dice(tables, test, faction, in_cover, _attrs(attributes))
+    return cast("int", core.reaction_dice(tables, test, faction, in_cover, _attrs(attributes)))
 
 
 def reaction_rep(
@@ -300,17 +195,22 @@ def reaction_rep(
 ) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.reaction_rep`."""
     tables = combat_tables(rules)
-    return core.reaction_rep(tables, rep, weapons_out_of_action, twice_as_many_friendly_losses)
+    return cast(
+        "int", core.reaction_rep(tables, rep, weapons_out_of_action, twice_as_many_friendly_losses)
+    )
 
 
 def twice_as_many_friendly_losses(friendly_losses: int, enemy_losses: int) -> bool:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.twice_as_many_friendly_losses`."""
-    return core.twice_as_many_friendly_losses(friendly_losses, enemy_losses)
+    return cast("bool", core.twice_as_many_friendly_losses(friendly_losses, enemy_losses))
 
 
 def read_pooled_dice(pool: Sequence[int], n: int) -> tuple[int, ...]:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.read_pooled_dice`."""
-    return core.read_pooled_dice(pool if isinstance(pool, (list, tuple)) else list(pool), n)
+    return cast(
+        "tuple[int, ...]",
+        core.read_pooled_dice(pool if isinstance(pool, (list, tuple)) else list(pool), n),
+    )
 
 
 def reaction_result(
@@ -336,7 +236,9 @@ def duck_back_becomes(
     rules: NoQuarterRules, attributes: Iterable[Attribute]
 ) -> ReactionResult | None:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.duck_back_becomes`."""
-    return core.duck_back_becomes(combat_tables(rules), _attrs(attributes))
+    return cast(
+        "ReactionResult | None", core.duck_back_becomes(combat_tables(rules), _attrs(attributes))
+    )
 
 
 def worst_result(
@@ -344,20 +246,22 @@ def worst_result(
 ) -> ReactionResult:
     """Native :func:`~wargym.rules.no_quarter.battle.reaction.worst_result`."""
     listed = results if isinstance(results, (list, tuple)) else list(results)
-    return core.worst_result(combat_tables(rules), listed)
+    return cast("ReactionResult", core.worst_result(combat_tables(rules), listed))
 
 
 # -- melee.py -----------------------------------------------------------------------------------
 def charge_target_dice(rules: NoQuarterRules, *, target_in_cover: bool, aspect: Aspect) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.melee.charge_target_dice`."""
-    return core.charge_target_dice(combat_tables(rules), target_in_cover, aspect)
+    return cast("int", core.charge_target_dice(combat_tables(rules), target_in_cover, aspect))
 
 
 def charge_outcome(
     charger_passed: int, target_passed: int, *, rules: NoQuarterRules | None = None
 ) -> ChargeOutcome:
     """Native :func:`~wargym.rules.no_quarter.battle.melee.charge_outcome`."""
-    return core.charge_outcome(combat_tables(rules), charger_passed, target_passed)
+    return cast(
+        "ChargeOutcome", core.charge_outcome(combat_tables(rules), charger_passed, target_passed)
+    )
 
 
 def melee_dice(
@@ -372,27 +276,29 @@ def melee_dice(
     leaving: bool,
 ) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.melee.melee_dice`."""
-    return core.melee_dice(
+    return cast("int", core.melee_dice(
         combat_tables(rules), rep, race, _attrs(attributes), melee_weapon, attacking_prone,
         jump_attack, leaving,
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 def melee_margin(attacker_successes: int, defender_successes: int) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.melee.melee_margin`."""
-    return core.melee_margin(attacker_successes, defender_successes)
+    return cast("int", core.melee_margin(attacker_successes, defender_successes))
 
 
 def melee_hit_location(
     rules: NoQuarterRules, face: int, attack: MeleeAttack, *, jump_attack: bool = False
 ) -> Location:
     """Native :func:`~wargym.rules.no_quarter.battle.melee.melee_hit_location`."""
-    return core.melee_hit_location(combat_tables(rules), face, attack, jump_attack)
+    return cast(
+        "Location", core.melee_hit_location(combat_tables(rules), face, attack, jump_attack)
+    )
 
 
 def limb_damage(limb_armor: int, melee_weapon_wv: int = 0) -> int:
     """Native :func:`~wargym.rules.no_quarter.battle.melee.limb_damage`."""
-    return core.limb_damage(limb_armor, melee_weapon_wv)
+    return cast("int", core.limb_damage(limb_armor, melee_weapon_wv))
 
 
 def melee_damage(
@@ -409,8 +315,11 @@ def melee_damage(
 
 def melee_attack_order(attackers: Sequence[tuple[Hashable, int, int]]) -> list[Hashable]:
     """Native :func:`~wargym.rules.no_quarter.battle.melee.melee_attack_order`."""
-    return core.melee_attack_order(
-        attackers if isinstance(attackers, (list, tuple)) else list(attackers)
+    return cast(
+        "list[Hashable]",
+        core.melee_attack_order(
+            attackers if isinstance(attackers, (list, tuple)) else list(attackers)
+        ),
     )
 
 
@@ -421,7 +330,7 @@ def roll_index(dice: Any, count: int) -> tuple[int, tuple[int, ...]]:
     ``dice`` is a ``_core.RandomDice`` or ``_core.ScriptedDice``; a count above
     ``ROLL_INDEX_MAX_COUNT`` (36) is refused, where the reference never stops rolling.
     """
-    return core.roll_index(dice, count)
+    return cast("tuple[int, tuple[int, ...]]", core.roll_index(dice, count))
 
 
 ROLL_INDEX_MAX_COUNT: int = core.combat_vocabulary()["ROLL_INDEX_MAX_COUNT"]

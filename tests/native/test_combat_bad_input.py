@@ -15,7 +15,7 @@ import pytest
 
 from wargym.native import _core
 from wargym.native.errors import NativeArgumentError, NativeTypeError
-from wargym.native.no_quarter import combat as glue
+from wargym.native.no_quarter import combat_tables as glue
 from wargym.rules.dice import ScriptedDice
 from wargym.rules.no_quarter.forces.data import load_rules
 from wargym.rules.no_quarter.forces.records import DamageRow
