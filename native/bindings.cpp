@@ -20,6 +20,7 @@
 #include "no_quarter/battle/events_bindings.hpp"
 #include "no_quarter/battle/state_bindings.hpp"
 #include "no_quarter/sight_movement/sight.hpp"
+#include "no_quarter/battle/combat_bindings.hpp"
 
 namespace nb = nanobind;
 // no_quarter/battle/actions_bindings.hpp (not included: its vocab Side clashes with sight.hpp's)
@@ -558,4 +559,5 @@ NB_MODULE(_core, m) {
     wargym::fuzz::bind_fuzz(m);
 #endif
     nq::events::bind_events(g);  // battle/events_bindings.cpp
+    nq::bind_combat(g);
 }
