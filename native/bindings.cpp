@@ -19,6 +19,7 @@
 #include "no_quarter/sight_movement/geometry.hpp"
 #include "no_quarter/battle/state_bindings.hpp"
 #include "no_quarter/sight_movement/sight.hpp"
+#include "no_quarter/sight_movement/perception_bindings.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -244,8 +245,8 @@ nq::SightTerrain make_terrain(nb::handle buildings, nb::handle hills, nb::handle
 
 nb::object sight_tuple(const nq::SightResult& s) {
     nb::object side = nb::none();
-    if (s.blocked_side == nq::Side::left) side = nb::str("left");
-    if (s.blocked_side == nq::Side::right) side = nb::str("right");
+    if (s.blocked_side == nq::BlockedSide::left) side = nb::str("left");
+    if (s.blocked_side == nq::BlockedSide::right) side = nb::str("right");
     return nb::make_tuple(s.visible, s.clear_lines, s.building_blocked_lines, s.mech_blocked_lines,
                           side, s.distance, s.bearing_to_observer);
 }
@@ -544,4 +545,5 @@ NB_MODULE(_core, m) {
 
     // -- No Quarter battle state (rules/no_quarter/battle/state.py) ------------------------------
     nq::bind_state(g);
+    nq::bind_perception(g);
 }
