@@ -66,12 +66,16 @@ def skirmish_samples(
     stride: int = STRIDE,
     every_group_order: bool = False,
     seed: int = 0,
+    sizes: tuple[int, ...] = (1, 2, 3, 4, 5),
 ) -> Iterator[Sample]:
-    """Samples of ``games`` skirmishes, the set-up of game ``g`` as in ``skirmish_states``."""
+    """Samples of ``games`` skirmishes, the set-up of game ``g`` as in ``skirmish_states``.
+
+    ``sizes``: mechs a side, game after game (the default is ``skirmish_states``'s).
+    """
     chosen = VARIANTS if variants is None else variants
     for g in range(games):
         options = chosen[g % len(chosen)]
-        per_side = 1 + g % 5
+        per_side = sizes[g % len(sizes)]
         stars = g % (per_side + 1)
         blue, red = FACTIONS[g % len(FACTIONS)], FACTIONS[(g * 5 + 1) % len(FACTIONS)]
         rng = np.random.default_rng(seed + g)
