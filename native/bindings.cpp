@@ -21,6 +21,7 @@
 #include "no_quarter/battle/state_bindings.hpp"
 #include "no_quarter/sight_movement/sight.hpp"
 #include "no_quarter/battle/combat_bindings.hpp"
+#include "no_quarter/sight_movement/perception_bindings.hpp"
 
 namespace nb = nanobind;
 // no_quarter/battle/actions_bindings.hpp (not included: its vocab Side clashes with sight.hpp's)
@@ -254,8 +255,8 @@ nq::SightTerrain make_terrain(nb::handle buildings, nb::handle hills, nb::handle
 
 nb::object sight_tuple(const nq::SightResult& s) {
     nb::object side = nb::none();
-    if (s.blocked_side == nq::Side::left) side = nb::str("left");
-    if (s.blocked_side == nq::Side::right) side = nb::str("right");
+    if (s.blocked_side == nq::BlockedSide::left) side = nb::str("left");
+    if (s.blocked_side == nq::BlockedSide::right) side = nb::str("right");
     return nb::make_tuple(s.visible, s.clear_lines, s.building_blocked_lines, s.mech_blocked_lines,
                           side, s.distance, s.bearing_to_observer);
 }
@@ -560,4 +561,5 @@ NB_MODULE(_core, m) {
 #endif
     nq::events::bind_events(g);  // battle/events_bindings.cpp
     nq::bind_combat(g);
+    nq::bind_perception(g);
 }
