@@ -207,13 +207,18 @@ void ObservationEncoder::reach(float* counts, const Mech& mech) const {
     const double rad = radians(py_mod(mech.heading + static_cast<double>(mech.twist), 360.0));
     const double cos = std::cos(rad), sin = std::sin(rad);
     const double limit = longest * longest;  // key[2] ** 2
+    const std::size_t cols = xs_.size();
     for (std::size_t r = 0; r < ys_.size(); ++r) {
         const double dy = ys_[r] - mech.pos.y;
-        for (std::size_t c = 0; c < xs_.size(); ++c) {
+        // dx * dx + dy * dy >= dy * dy in floating point too, so such a row reaches nowhere
+        if (dy * dy > limit) continue;
+        const double dy_sin = dy * sin, dy_dy = dy * dy;
+        float* row = counts + r * cols;
+        for (std::size_t c = 0; c < cols; ++c) {
             const double dx = xs_[c] - mech.pos.x;
-            const bool front = (dx * cos + dy * sin) >= 0.0;
-            const bool near = dx * dx + dy * dy <= limit;
-            if (near && front) counts[r * xs_.size() + c] += 1.0F;
+            const bool front = (dx * cos + dy_sin) >= 0.0;
+            const bool near = dx * dx + dy_dy <= limit;
+            row[c] += (near && front) ? 1.0F : 0.0F;
         }
     }
 }
@@ -343,16 +348,22 @@ void ObservationEncoder::encode(const Battle& battle, Side viewer, std::span<con
     const bool flip = slots.turn != 0.0;
     const bool deciding = battle.decision && battle.decision->side == viewer;
     const std::optional<std::int64_t> acting = deciding ? battle.decision->mech : std::nullopt;
-    std::fill(out.begin(), out.end(), 0.0F);
     const std::size_t area = static_cast<std::size_t>(k.rows * k.cols);
-    float* planes = out.data();
-    const std::vector<float>& terrain = static_planes(battle.battlefield);
     const auto [rows, cols] = grid_of(*battle.battlefield);
     if (rows != k.rows || cols != k.cols) {
         throw ArgumentError("battle", "the battlefield has " + std::to_string(rows) + " x " +
                                           std::to_string(cols) + " cells; the encoder " +
                                           std::to_string(k.rows) + " x " + std::to_string(k.cols));
     }
+    const std::vector<float>& terrain = static_planes(battle.battlefield);
+    const std::size_t own_n = std::min(slots.own.size(), static_cast<std::size_t>(k.max_mechs));
+    const std::size_t enemy_n = std::min(slots.enemy.size(), static_cast<std::size_t>(k.max_mechs));
+    std::vector<const Mech*> own_list, enemy_list;  // looked up first, as the Python does
+    for (std::size_t i = 0; i < own_n; ++i) own_list.push_back(&mech_of(battle, slots.own[i], "slots.own"));
+    for (std::size_t i = 0; i < enemy_n; ++i) enemy_list.push_back(&mech_of(battle, slots.enemy[i], "slots.enemy"));
+    // every check is done: from here on `out` is written and nothing throws
+    std::fill(out.begin(), out.end(), 0.0F);
+    float* planes = out.data();
     const std::size_t n_static = terrain.size() / area;
     for (std::size_t p = 0; p < n_static; ++p) {  // terrain[:, ::-1, ::-1] if flip
         const float* src = terrain.data() + p * area;
@@ -371,11 +382,6 @@ void ObservationEncoder::encode(const Battle& battle, Side viewer, std::span<con
     float* marker_plane = enemy_reach + area;
     float* units = planes + static_cast<std::size_t>(k.planes) * area;
     const auto unit_row = [&](std::int64_t row) { return units + row * k.unit_size; };
-    const std::size_t own_n = std::min(slots.own.size(), static_cast<std::size_t>(k.max_mechs));
-    const std::size_t enemy_n = std::min(slots.enemy.size(), static_cast<std::size_t>(k.max_mechs));
-    std::vector<const Mech*> own_list, enemy_list;  // looked up first, as the Python does
-    for (std::size_t i = 0; i < own_n; ++i) own_list.push_back(&mech_of(battle, slots.own[i], "slots.own"));
-    for (std::size_t i = 0; i < enemy_n; ++i) enemy_list.push_back(&mech_of(battle, slots.enemy[i], "slots.enemy"));
     for (std::size_t row = 0; row < own_list.size(); ++row) {
         const Mech& mech = *own_list[row];
         if (mech.removed) continue;

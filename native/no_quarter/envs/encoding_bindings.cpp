@@ -268,10 +268,9 @@ void bind_encoding(nb::module_& g) {
                  const std::vector<Point> marks = points(markers, "markers");
                  Buffer buf;
                  open_buffer(buf, out, enc.config().size);
-                 // written to a scratch copy first, so a refusal leaves `out` unchanged
-                 std::vector<float> scratch(static_cast<std::size_t>(enc.config().size));
-                 enc.encode(b, side, seen, s, marks, scratch);
-                 std::copy(scratch.begin(), scratch.end(), static_cast<float*>(buf.view.buf));
+                 // encode() checks everything before it writes, so a refusal leaves `out` unchanged
+                 enc.encode(b, side, seen, s, marks,
+                            {static_cast<float*>(buf.view.buf), static_cast<std::size_t>(enc.config().size)});
              },
              "battle"_a.none(), "viewer"_a.none(), "visible"_a.none(), "out"_a.none(),
              "slots"_a.none() = nb::none(), "markers"_a.none() = nb::tuple(),
