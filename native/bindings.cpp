@@ -245,8 +245,8 @@ nq::SightTerrain make_terrain(nb::handle buildings, nb::handle hills, nb::handle
 
 nb::object sight_tuple(const nq::SightResult& s) {
     nb::object side = nb::none();
-    if (s.blocked_side == nq::Side::left) side = nb::str("left");
-    if (s.blocked_side == nq::Side::right) side = nb::str("right");
+    if (s.blocked_side == nq::BlockedSide::left) side = nb::str("left");
+    if (s.blocked_side == nq::BlockedSide::right) side = nb::str("right");
     return nb::make_tuple(s.visible, s.clear_lines, s.building_blocked_lines, s.mech_blocked_lines,
                           side, s.distance, s.bearing_to_observer);
 }

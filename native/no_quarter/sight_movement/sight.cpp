@@ -125,12 +125,12 @@ void terrain_lines(const SightTerrain& t, Point observer, Point target, double b
 
 SightResult result(const Line& line, int f0, int f1, int f2) {
     const int clear = (f0 == 0) + (f1 == 0) + (f2 == 0);
-    Side side = Side::none;
+    BlockedSide side = BlockedSide::none;
     if (clear && clear < 3) {
         if (f1 && !f2) {
-            side = Side::left;
+            side = BlockedSide::left;
         } else if (f2 && !f1) {
-            side = Side::right;
+            side = BlockedSide::right;
         }
     }
     return {clear > 0,
@@ -143,7 +143,7 @@ SightResult result(const Line& line, int f0, int f1, int f2) {
 }
 
 SightResult hidden(const Line& line) {
-    return {false, 0, 0, 0, Side::none, line.d, line.bearing};
+    return {false, 0, 0, 0, BlockedSide::none, line.d, line.bearing};
 }
 
 }  // namespace

@@ -53,7 +53,8 @@ struct Body {
     double x, y, radius;
 };
 
-enum class Side : std::int8_t { none = -1, left = 0, right = 1 };
+// The side of a partly blocked line (sight.Sight.blocked_side); not forces/vocab.hpp's Side.
+enum class BlockedSide : std::int8_t { none = -1, left = 0, right = 1 };
 
 // sight.Sight, field for field.
 struct SightResult {
@@ -61,7 +62,7 @@ struct SightResult {
     int clear_lines;
     int building_blocked_lines;
     int mech_blocked_lines;
-    Side blocked_side;
+    BlockedSide blocked_side;
     double distance;
     double bearing_to_observer;
 };
