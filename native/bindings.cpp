@@ -19,6 +19,7 @@
 #include "no_quarter/sight_movement/geometry.hpp"
 #include "no_quarter/battle/events_bindings.hpp"
 #include "no_quarter/battle/state_bindings.hpp"
+#include "no_quarter/envs/encoding_bindings.hpp"
 #include "no_quarter/sight_movement/sight.hpp"
 #include "no_quarter/battle/combat_bindings.hpp"
 #include "no_quarter/sight_movement/perception_bindings.hpp"
@@ -562,4 +563,5 @@ NB_MODULE(_core, m) {
     nq::events::bind_events(g);  // battle/events_bindings.cpp
     nq::bind_combat(g);
     nq::bind_perception(g);
+    nq::bind_encoding(g);  // envs/no_quarter/encoding.py (native/no_quarter/envs/encoding.hpp)
 }

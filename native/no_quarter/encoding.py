@@ -1,0 +1,207 @@
+"""Glue of the native observation encoder: a reference encoder's sizes and tables handed to the core.
+
+:class:`NativeObservationEncoder` wraps an :class:`~wargym.envs.no_quarter.encoding.ObservationEncoder`
+("nq-obs-v3", every cell size, flattened or not, mirrored or not) and encodes a native battle
+(:func:`~wargym.native.no_quarter.battle_from_dict`) into the same float32 values, bit for bit.
+Every size and scale comes from the reference encoder object and its module, every terrain
+number from :func:`~.terrain_tables.terrain_config` and :func:`~.terrain_tables.cover_config`
+(:func:`encoder_config`): the C++ holds none. :meth:`~NativeObservationEncoder.encode_into`
+writes into a buffer the caller owns (``float32``, C-contiguous, shape ``(size,)``), for
+instance one row of a batch's observation array.
+
+The static planes (terrain, cover, concealment, move cost) are computed once per battlefield
+and reused while the battlefield lives (the battlefield of a native battle is shared by its
+clones and never changes).
+
+>>> import numpy as np
+>>> from wargym.envs.no_quarter.encoding import ObservationEncoder, visible_enemies
+>>> from wargym.rules.dice import RandomDice
+>>> from wargym.rules.no_quarter.forces.setup import new_skirmish
+>>> from wargym.rules.no_quarter.forces.vocab import Side
+>>> from wargym.native.no_quarter import battle_from_dict
+>>> battle = new_skirmish(np.random.default_rng(0), RandomDice.from_seed(0))
+>>> reference = ObservationEncoder(3)
+>>> native = NativeObservationEncoder(reference)
+>>> seen = visible_enemies(battle, Side.RED)
+>>> obs = native.encode(battle_from_dict(battle.to_dict()), Side.RED, seen)
+>>> bool(np.array_equal(obs, reference.encode(battle, Side.RED, seen)))
+True
+
+Not mirrored yet: the per-action feature block (``action_features=True``, "nq-af-v1"), the
+advisor rows and the mission encoder's globals (:class:`~.mission_encoding.MissionObservationEncoder`);
+such an encoder is refused. The markers and a custom ``slots`` hook are Python functions of
+a reference battle: the caller passes their results (``markers=``, ``slots=``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from wargym.native import _core
+from wargym.native.errors import NativeArgumentError, NativeTypeError
+from wargym.rules.no_quarter.battle.actions import DecisionKind
+from wargym.rules.no_quarter.battlefield.terrain_tables import cover_config, terrain_config
+from wargym.rules.no_quarter.forces.vocab import ItemType, Rank, Side, Terrain
+
+if TYPE_CHECKING:  # the env layer imports gymnasium, which native/ must not load on import
+    from wargym.envs.no_quarter import encoding as ref
+    from wargym.envs.no_quarter.codec import Slots
+
+core: Any = _core.no_quarter.encoding
+"""The compiled encoder (``wargym.native._core.no_quarter.encoding``)."""
+
+INLINE_SCALES = {
+    "twist_scale": 90.0,
+    "class_scale": 5.0,
+    "rank_scale": 4.0,
+    "ews_scale": 2.0,
+    "dice_scale": 6.0,
+    "contact_slack": 1e-6,
+    "grid_slack": 1e-9,
+    "mirror_turn": 180.0,
+}
+"""The numbers written inline in :mod:`~wargym.envs.no_quarter.encoding` and
+``codec.battle_slots`` (``mech.twist / 90.0``, ``design.mech_class / 5.0``, the rank's ``/ 4.0``,
+the EWS's ``/ 2.0``, the dice's ``/ 6.0``, the contact's ``+ 1e-6``, ``math.ceil``'s ``- 1e-9``,
+the mirrored red's 180 degrees); ``test_encoding_agreement.py`` changes each and checks that
+the arrays then differ, so a change on one side shows."""
+
+EWS_LEVEL = {ItemType.EWS_2: 2}
+"""``_design_info``'s EWS bonus: 2 for an ``ews_2``, else 1 for any EWS."""
+
+
+def _reference() -> Any:
+    """``wargym.envs.no_quarter.encoding``, imported when an encoder is first wrapped."""
+    return importlib.import_module("wargym.envs.no_quarter.encoding")
+
+
+def encoder_config(encoder: ref.ObservationEncoder) -> dict[str, Any]:
+    """The core's ``EncoderConfig`` of a reference encoder: its sizes, scales and tables."""
+    ref = _reference()
+    cover = cover_config().inside_stationary
+    multiplier = terrain_config().move_multiplier
+    concealing = cover_config().concealing()
+    return {
+        "max_mechs": encoder.max_mechs,
+        "max_weapons": encoder.max_weapons,
+        "max_turns": encoder.max_turns,
+        "width": encoder.width,
+        "height": encoder.height,
+        "cell": encoder.cell,
+        "rows": encoder.rows,
+        "cols": encoder.cols,
+        "mirror": bool(encoder.mirror),
+        "planes": len(ref.PLANES),
+        "terrain_planes": [list(Terrain).index(t) for t in ref.TERRAIN_PLANES],
+        "unit_fields": len(ref.UNIT_FIELDS),
+        "weapon_fields": len(ref.WEAPON_FIELDS),
+        "unit_size": encoder.unit_size,
+        "global_size": encoder.global_size,
+        "kinds": len(ref.KINDS),
+        "size": encoder.size,
+        "speed_scale": ref.SPEED_SCALE,
+        "range_scale": ref.RANGE_SCALE,
+        "impact_scale": ref.IMPACT_SCALE,
+        "rep_scale": ref.REP_SCALE,
+        "moved_scale": ref.MOVED_SCALE,
+        **INLINE_SCALES,
+        "cover": ["cover" in cover.get(t, frozenset()) for t in Terrain],
+        "move_multiplier": [float(multiplier[t]) for t in Terrain],
+        "concealing": [t in concealing for t in Terrain],
+        "ranged": [t.is_ranged_weapon for t in ItemType],
+        "jump_jets": [t.value == "jump_jets" for t in ItemType],
+        "ews": [EWS_LEVEL.get(t, 1) if t.is_ews else 0 for t in ItemType],
+        "rank_order": [r.order for r in Rank],
+    }
+
+
+def _refuse(encoder: Any) -> None:
+    ref = _reference()
+    if not isinstance(encoder, ref.ObservationEncoder):
+        raise NativeTypeError("encoder", f"expected an ObservationEncoder, got {type(encoder)}")
+    if type(encoder) is not ref.ObservationEncoder:
+        raise NativeArgumentError(
+            "encoder", f"{type(encoder).__name__} is not mirrored (only ObservationEncoder)"
+        )
+    if encoder.action_table is not None:
+        raise NativeArgumentError(
+            "encoder", "the action features block (action_features=True) is not mirrored"
+        )
+    if len(ref.KINDS) != len(DecisionKind):
+        raise NativeArgumentError("encoder", "KINDS is not DecisionKind")
+
+
+class NativeObservationEncoder:
+    """The native twin of a reference :class:`~wargym.envs.no_quarter.encoding.ObservationEncoder`."""
+
+    def __init__(self, encoder: ref.ObservationEncoder) -> None:
+        _refuse(encoder)
+        self.reference = encoder
+        """The reference encoder whose layout this one writes."""
+        self.size: int = encoder.size
+        self.flatten = bool(encoder.flatten)
+        self.version = encoder.version
+        codec = importlib.import_module("wargym.envs.no_quarter.codec")
+        self._default_slots = encoder.slot_fn is codec.battle_slots
+        self._default_markers = encoder.markers is _reference().no_markers
+        self._core = core.ObservationEncoder(encoder_config(encoder))
+
+    def encode_into(
+        self,
+        battle: Any,
+        viewer: Side | str,
+        visible: Iterable[int],
+        out: np.ndarray,
+        *,
+        slots: Slots | None = None,
+        markers: Sequence[tuple[float, float]] | None = None,
+    ) -> None:
+        """Writes the flat observation (``encode()`` with ``flatten=True``) into ``out``.
+
+        ``visible``: the enemies in sight (the env's set, or :func:`~.encoding.visible_enemies`
+        of the reference battle). ``slots`` and ``markers``: what the encoder's ``slots`` and
+        ``markers`` hooks return for this battle, required when those hooks are not the
+        defaults. Raises ``NativeTypeError``/``NativeArgumentError`` naming a bad argument;
+        ``out`` is then unchanged.
+        """
+        if slots is None and not self._default_slots:
+            raise NativeArgumentError("slots", "the encoder's slots hook is not battle_slots")
+        if markers is None and not self._default_markers:
+            raise NativeArgumentError("markers", "the encoder's markers hook is not no_markers")
+        side = viewer.value if isinstance(viewer, Side) else viewer
+        parts = None if slots is None else (slots.own, slots.enemy, slots.turn)
+        self._core.encode(battle, side, visible, out, parts, () if markers is None else markers)
+
+    def encode(
+        self,
+        battle: Any,
+        viewer: Side | str,
+        visible: Iterable[int],
+        *,
+        slots: Slots | None = None,
+        markers: Sequence[tuple[float, float]] | None = None,
+    ) -> np.ndarray | dict[str, np.ndarray]:
+        """A new observation in the reference encoder's layout (flattened or a dict)."""
+        flat = np.empty(self.size, dtype=np.float32)
+        self.encode_into(battle, viewer, visible, flat, slots=slots, markers=markers)
+        if self.flatten:
+            return flat
+        enc = self.reference
+        planes = int(np.prod(enc.plane_shape))
+        units_end = planes + 2 * enc.max_mechs * enc.unit_size
+        units = flat[planes:units_end].reshape(2 * enc.max_mechs, enc.unit_size)
+        return {
+            "planes": flat[:planes].reshape(enc.plane_shape),
+            "units": units,
+            "unit_mask": (units[:, 0] > 0).astype(np.int8),
+            "globals": flat[units_end:],
+        }
+
+    def static_planes(self, battle: Any) -> np.ndarray:
+        """``encoding.static_planes(battle.battlefield, cell)`` of a native battle (a copy)."""
+        planes: np.ndarray = self._core.static_planes(battle)
+        return planes

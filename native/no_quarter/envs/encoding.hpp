@@ -1,0 +1,111 @@
+// Mirror of envs/no_quarter/encoding.py's ObservationEncoder ("nq-obs-v3"): one side's view of
+// a native Battle as float32 values, written into a buffer the caller owns.
+//
+// Every size and scale (the plane and field counts, the scales, the terrain tables the static
+// planes read) is handed in by the Python glue (native/no_quarter/encoding.py) from the
+// reference encoder object and the terrain tables: EncoderConfig holds no default number.
+// Each value goes through the same double operations as the Python and is rounded to float32
+// where numpy rounds it, so the two arrays are equal bit for bit
+// (tests/native/test_encoding_agreement.py).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <span>
+#include <vector>
+
+#include "../battle/state.hpp"
+
+namespace wargym::no_quarter {
+
+inline constexpr std::size_t kTerrainKinds = 8;  // len(Terrain)
+inline constexpr std::size_t kItemTypes = 14;    // len(ItemType)
+inline constexpr std::size_t kRanks = 4;         // len(Rank)
+
+// What ObservationEncoder.__init__ computes, and the module constants and tables it reads.
+struct EncoderConfig {
+    std::int64_t max_mechs = 0, max_weapons = 0, max_turns = 0;
+    double width = 0.0, height = 0.0, cell = 0.0;
+    std::int64_t rows = 0, cols = 0;  // ObservationEncoder.rows / .cols
+    bool mirror = false;
+    std::int64_t planes = 0;          // len(PLANES)
+    std::vector<Terrain> terrain_planes;  // TERRAIN_PLANES, in channel order
+    std::int64_t unit_fields = 0;     // len(UNIT_FIELDS)
+    std::int64_t weapon_fields = 0;   // len(WEAPON_FIELDS)
+    std::int64_t unit_size = 0, global_size = 0, kinds = 0, size = 0;
+    // SPEED_SCALE, RANGE_SCALE, IMPACT_SCALE, REP_SCALE, MOVED_SCALE and the scales written
+    // inline in _unit/_globals (twist 90, class 5, rank 4, EWS 2, dice 6)
+    double speed_scale = 0, range_scale = 0, impact_scale = 0, rep_scale = 0, moved_scale = 0;
+    double twist_scale = 0, class_scale = 0, rank_scale = 0, ews_scale = 0, dice_scale = 0;
+    double contact_slack = 0;  // _unit's 1e-6 on the contact distance (a float tolerance)
+    double grid_slack = 0;     // the 1e-9 of static_planes' and __init__'s math.ceil (idem)
+    double mirror_turn = 0;    // battle_slots' 180 degrees for a mirrored red viewer
+    // terrain tables (static_planes): cover_config().inside_stationary gives "cover",
+    // terrain_config().move_multiplier, cover_config().concealing()
+    std::array<bool, kTerrainKinds> cover{};
+    std::array<double, kTerrainKinds> move_multiplier{};
+    std::array<bool, kTerrainKinds> concealing{};
+    // the vocabulary's properties (ItemType.is_ranged_weapon, jump jets, EWS level, Rank.order)
+    std::array<bool, kItemTypes> ranged{};
+    std::array<bool, kItemTypes> jump_jets{};
+    std::array<std::int64_t, kItemTypes> ews{};  // 0, or the bonus _design_info counts
+    std::array<std::int64_t, kRanks> rank_order{};
+};
+
+// codec.Slots: the viewer-relative numbering of the mechs.
+struct Slots {
+    std::vector<std::int64_t> own;
+    std::vector<std::int64_t> enemy;
+    double turn = 0.0;
+};
+
+// codec.battle_slots (the buildings are not needed by the encoder).
+Slots battle_slots(const Battle& battle, Side viewer, bool mirror, double mirror_turn);
+
+// encoding.ObservationEncoder: encode() writes the flat layout (planes, then units, then
+// globals: EncoderConfig::size values; the action features block is not mirrored) into `out`.
+class ObservationEncoder {
+public:
+    explicit ObservationEncoder(EncoderConfig config);
+    const EncoderConfig& config() const { return config_; }
+    // encoding.static_planes(battlefield, cell): terrain planes, cover, concealment and move
+    // cost, in table coordinates; computed once per battlefield and reused (the battlefield
+    // is shared and immutable, so a cached entry stays right while the battlefield lives).
+    const std::vector<float>& static_planes(const std::shared_ptr<const Battlefield>& bf);
+    // rows, cols of static_planes(bf) (encoding.static_planes' own grid of the battlefield)
+    std::pair<std::int64_t, std::int64_t> grid_of(const Battlefield& bf) const;
+    // ObservationEncoder.encode(battle, viewer, visible) with the flat layout; `seen` holds
+    // the enemies in sight (any order; ids of the battle), `markers` the points of the
+    // markers hook. out.size() must be config().size (checked by the caller).
+    void encode(const Battle& battle, Side viewer, std::span<const std::int64_t> seen,
+                const Slots& slots, std::span<const Point> markers, std::span<float> out);
+
+private:
+    struct Cached {
+        std::weak_ptr<const Battlefield> battlefield;
+        const Battlefield* key;
+        std::vector<float> planes;
+    };
+    EncoderConfig config_;
+    std::vector<Cached> static_cache_;
+    std::vector<double> xs_, ys_;  // ObservationEncoder._grid
+
+    std::pair<std::int64_t, std::int64_t> cell_of(Point pos, bool flip) const;
+    void mark(float* plane, Point pos, bool flip) const;
+    void reach(float* counts, const Mech& mech) const;
+    void unit(float* row, const Battle& battle, const Mech& mech, double turn, bool acting,
+              std::span<const std::int64_t> seen) const;
+    void globals(float* out, const Battle& battle, Side viewer, const Slots& slots,
+                 std::span<const std::int64_t> seen, bool deciding,
+                 std::optional<std::int64_t> acting) const;
+};
+
+// Python's float floor division and modulo (float_floor_div, float_rem), which the encoder's
+// x // cell and (heading + twist) % 360.0 use.
+double py_floordiv(double x, double y);
+double py_mod(double x, double y);
+
+}  // namespace wargym::no_quarter

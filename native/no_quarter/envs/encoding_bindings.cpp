@@ -1,0 +1,299 @@
+// Bindings of the native observation encoder (envs/encoding.hpp) in _core.no_quarter.encoding:
+// ObservationEncoder(config), its encode() into a caller-owned float32 buffer, static_planes()
+// and battle_slots(). The config dict is built by native/no_quarter/encoding.py from the
+// reference encoder object; every argument is converted here by name (NativeTypeError /
+// NativeArgumentError through bindings.cpp's translator).
+#include <Python.h>
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "../../errors.hpp"
+#include "../../pyvalues.hpp"
+#include "../battle/state_io.hpp"
+#include "encoding.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+namespace nq = wargym::no_quarter;
+
+namespace {
+
+using state_io::flag;
+using state_io::integer;
+using state_io::real;
+using wargym::ArgumentError;
+using wargym::short_repr;
+using wargym::wrong_type;
+
+constexpr std::int64_t kBig = std::int64_t{1} << 40;
+
+nb::handle item(nb::handle config, const char* key) {
+    if (!PyDict_Check(config.ptr())) wrong_type("config", "a dict", config);
+    PyObject* v = PyDict_GetItemString(config.ptr(), key);
+    if (v == nullptr) throw ArgumentError(std::string("config.") + key, "missing");
+    return v;
+}
+
+std::int64_t count(nb::handle config, const char* key, std::int64_t lo = 1) {
+    return integer(item(config, key), std::string("config.") + key, lo, kBig);
+}
+
+double positive(nb::handle config, const char* key) {
+    const double v = real(item(config, key), std::string("config.") + key);
+    if (!(v > 0.0)) throw ArgumentError(std::string("config.") + key, "expected a positive number, got " + short_repr(item(config, key)));
+    return v;
+}
+
+// a list of exactly N values, each converted by `get(handle, name)`
+template <std::size_t N, class T, class F>
+std::array<T, N> table(nb::handle config, const char* key, F&& get) {
+    nb::handle v = item(config, key);
+    const std::string name = std::string("config.") + key;
+    if (!PyList_Check(v.ptr()) && !PyTuple_Check(v.ptr())) wrong_type(name, "a list", v);
+    nb::sequence seq = nb::borrow<nb::sequence>(v);
+    if (nb::len(seq) != N) {
+        throw ArgumentError(name, "expected " + std::to_string(N) + " values, got " + short_repr(v));
+    }
+    std::array<T, N> out{};
+    for (std::size_t i = 0; i < N; ++i) out[i] = get(seq[i], name + "[" + std::to_string(i) + "]");
+    return out;
+}
+
+nq::Terrain terrain_of(nb::handle h, const std::string& name) {
+    return static_cast<nq::Terrain>(integer(h, name, 0, static_cast<std::int64_t>(nq::kTerrainKinds) - 1));
+}
+
+nq::EncoderConfig make_config(nb::handle c) {
+    nq::EncoderConfig k;
+    k.max_mechs = count(c, "max_mechs");
+    k.max_weapons = count(c, "max_weapons", 0);
+    k.max_turns = count(c, "max_turns", -kBig);
+    k.width = positive(c, "width");
+    k.height = positive(c, "height");
+    k.cell = positive(c, "cell");
+    k.rows = count(c, "rows");
+    k.cols = count(c, "cols");
+    k.mirror = flag(item(c, "mirror"), "config.mirror");
+    k.planes = count(c, "planes");
+    nb::handle kinds = item(c, "terrain_planes");
+    if (!PyList_Check(kinds.ptr()) && !PyTuple_Check(kinds.ptr())) wrong_type("config.terrain_planes", "a list", kinds);
+    nb::sequence seq = nb::borrow<nb::sequence>(kinds);
+    for (std::size_t i = 0; i < nb::len(seq); ++i) {
+        k.terrain_planes.push_back(terrain_of(seq[i], "config.terrain_planes[" + std::to_string(i) + "]"));
+    }
+    k.unit_fields = count(c, "unit_fields");
+    k.weapon_fields = count(c, "weapon_fields");
+    k.unit_size = count(c, "unit_size");
+    k.global_size = count(c, "global_size");
+    k.kinds = count(c, "kinds");
+    k.size = count(c, "size");
+    for (auto [key, field] : {std::pair{"speed_scale", &k.speed_scale}, {"range_scale", &k.range_scale},
+                              {"impact_scale", &k.impact_scale}, {"rep_scale", &k.rep_scale},
+                              {"moved_scale", &k.moved_scale}, {"twist_scale", &k.twist_scale},
+                              {"class_scale", &k.class_scale}, {"rank_scale", &k.rank_scale},
+                              {"ews_scale", &k.ews_scale}, {"dice_scale", &k.dice_scale},
+                              {"contact_slack", &k.contact_slack}, {"grid_slack", &k.grid_slack},
+                              {"mirror_turn", &k.mirror_turn}}) {
+        *field = positive(c, key);
+    }
+    k.cover = table<nq::kTerrainKinds, bool>(c, "cover", flag);
+    k.move_multiplier = table<nq::kTerrainKinds, double>(c, "move_multiplier", real);
+    k.concealing = table<nq::kTerrainKinds, bool>(c, "concealing", flag);
+    k.ranged = table<nq::kItemTypes, bool>(c, "ranged", flag);
+    k.jump_jets = table<nq::kItemTypes, bool>(c, "jump_jets", flag);
+    const auto level = [](nb::handle h, const std::string& name) { return integer(h, name, 0, kBig); };
+    k.ews = table<nq::kItemTypes, std::int64_t>(c, "ews", level);
+    k.rank_order = table<nq::kRanks, std::int64_t>(c, "rank_order", level);
+    // the layout's sizes must add up (they index the buffer)
+    const std::int64_t terrain = static_cast<std::int64_t>(k.terrain_planes.size()) + 3;
+    const std::int64_t flat = k.planes * k.rows * k.cols + 2 * k.max_mechs * k.unit_size + k.global_size;
+    if (k.planes != terrain + 6 || k.unit_size != k.unit_fields + k.weapon_fields * k.max_weapons ||
+        k.weapon_fields < 4 || k.global_size != 6 + k.kinds + k.max_mechs + 5 ||
+        k.kinds != static_cast<std::int64_t>(nq::kDecisionKind.size) || k.size != flat ||
+        k.rows * k.cols > (std::int64_t{1} << 24)) {
+        throw ArgumentError("config", "the sizes do not add up to the nq-obs layout: " + short_repr(c));
+    }
+    return k;
+}
+
+nq::Side side_of(nb::handle h, const std::string& name) {
+    if (!PyUnicode_Check(h.ptr())) wrong_type(name, "'blue' or 'red'", h);
+    const char* text = PyUnicode_AsUTF8(h.ptr());
+    if (text == nullptr) {
+        PyErr_Clear();
+        wrong_type(name, "'blue' or 'red'", h);
+    }
+    const auto side = nq::kSide.find(text);
+    if (!side) throw ArgumentError(name, "expected 'blue' or 'red', got " + short_repr(h));
+    return *side;
+}
+
+std::vector<std::int64_t> ids(nb::handle h, const std::string& name) {
+    PyObject* it = PyObject_GetIter(h.ptr());
+    if (it == nullptr) {
+        PyErr_Clear();
+        wrong_type(name, "an iterable of mech ids", h);
+    }
+    nb::object iter = nb::steal(it);
+    std::vector<std::int64_t> out;
+    while (PyObject* v = PyIter_Next(iter.ptr())) {
+        nb::object value = nb::steal(v);
+        out.push_back(integer(value, name + "[" + std::to_string(out.size()) + "]",
+                              std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()));
+    }
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        wrong_type(name, "an iterable of mech ids", h);
+    }
+    return out;
+}
+
+std::vector<nq::Point> points(nb::handle h, const std::string& name) {
+    PyObject* it = PyObject_GetIter(h.ptr());
+    if (it == nullptr) {
+        PyErr_Clear();
+        wrong_type(name, "an iterable of points (x, y)", h);
+    }
+    nb::object iter = nb::steal(it);
+    std::vector<nq::Point> out;
+    while (PyObject* v = PyIter_Next(iter.ptr())) {
+        nb::object p = nb::steal(v);
+        const std::string at = name + "[" + std::to_string(out.size()) + "]";
+        if (!(PyTuple_Check(p.ptr()) || PyList_Check(p.ptr())) || PySequence_Size(p.ptr()) != 2) {
+            wrong_type(at, "a point (x, y) of two numbers", p);
+        }
+        nb::sequence s = nb::borrow<nb::sequence>(p);
+        out.push_back({real(s[0], at + "[0]"), real(s[1], at + "[1]")});
+    }
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        wrong_type(name, "an iterable of points (x, y)", h);
+    }
+    return out;
+}
+
+const nq::Battle& battle_of(nb::handle h) {
+    const nq::Battle* b = nullptr;
+    if (!nb::try_cast(h, b, false) || b == nullptr) wrong_type("battle", "a native Battle", h);
+    return *b;
+}
+
+// `out` as a writable, C-contiguous float32 buffer of `size` values (1-D); the view is
+// released when the returned object goes.
+struct Buffer {
+    Py_buffer view{};
+    bool held = false;
+    Buffer() = default;
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+    ~Buffer() {
+        if (held) PyBuffer_Release(&view);
+    }
+};
+
+void open_buffer(Buffer& buf, nb::handle h, std::int64_t size) {
+    static PyObject* ndarray = [] {
+        nb::object np = nb::module_::import_("numpy");
+        return nb::object(np.attr("ndarray")).release().ptr();
+    }();
+    const int is_array = PyObject_IsInstance(h.ptr(), ndarray);
+    if (is_array < 0) PyErr_Clear();
+    if (is_array != 1) wrong_type("out", "a numpy float32 array", h);
+    if (PyObject_GetBuffer(h.ptr(), &buf.view, PyBUF_RECORDS_RO) != 0) {
+        PyErr_Clear();
+        wrong_type("out", "a numpy float32 array", h);
+    }
+    buf.held = true;
+    const Py_buffer& v = buf.view;
+    const std::string format = v.format ? v.format : "B";
+    if (v.itemsize != 4 || !(format == "f" || format == "=f" || format == "@f" ||
+                             (format == "<f" && PY_LITTLE_ENDIAN) || (format == ">f" && PY_BIG_ENDIAN))) {
+        wrong_type("out", "a numpy float32 array (dtype float32, native byte order)", h);
+    }
+    if (v.readonly) throw ArgumentError("out", "the array is read-only");
+    if (v.ndim != 1 || v.shape[0] != size) {
+        std::string shape;
+        for (int i = 0; i < v.ndim; ++i) shape += (i ? ", " : "") + std::to_string(v.shape[i]);
+        if (v.ndim == 1) shape += ",";
+        throw ArgumentError("out", "expected shape (" + std::to_string(size) + ",), got (" + shape + ")");
+    }
+    if (v.strides != nullptr && v.strides[0] != 4 && size > 1) {
+        throw ArgumentError("out", "the array is not C-contiguous");
+    }
+}
+
+nq::Slots slots_of(const nq::ObservationEncoder& enc, const nq::Battle& battle, nq::Side viewer, nb::handle slots) {
+    if (slots.is_none()) return nq::battle_slots(battle, viewer, enc.config().mirror, enc.config().mirror_turn);
+    if (!PyTuple_Check(slots.ptr()) || PyTuple_GET_SIZE(slots.ptr()) != 3) {
+        wrong_type("slots", "None or a tuple (own ids, enemy ids, turn)", slots);
+    }
+    nq::Slots s;
+    s.own = ids(PyTuple_GET_ITEM(slots.ptr(), 0), "slots.own");
+    s.enemy = ids(PyTuple_GET_ITEM(slots.ptr(), 1), "slots.enemy");
+    s.turn = real(PyTuple_GET_ITEM(slots.ptr(), 2), "slots.turn");
+    return s;
+}
+
+nb::tuple id_tuple(const std::vector<std::int64_t>& v) {
+    nb::list out;
+    for (std::int64_t i : v) out.append(i);
+    return nb::tuple(out);
+}
+
+}  // namespace
+
+namespace wargym::no_quarter {
+
+void bind_encoding(nb::module_& g) {
+    nb::module_ e = g.def_submodule("encoding", "Mirror of envs/no_quarter/encoding.py (nq-obs-v3).");
+    nb::class_<ObservationEncoder>(e, "ObservationEncoder",
+                                   "encoding.ObservationEncoder's flat layout, configured by the glue.")
+        .def("__init__", [](ObservationEncoder* self, nb::handle config) {
+                 new (self) ObservationEncoder(make_config(config));
+             },
+             "config"_a.none())
+        .def_prop_ro("size", [](const ObservationEncoder& enc) { return enc.config().size; })
+        .def("encode",
+             [](ObservationEncoder& enc, nb::handle battle, nb::handle viewer, nb::handle visible,
+                nb::handle out, nb::handle slots, nb::handle markers) {
+                 const Battle& b = battle_of(battle);
+                 const Side side = side_of(viewer, "viewer");
+                 const std::vector<std::int64_t> seen = ids(visible, "visible");
+                 const Slots s = slots_of(enc, b, side, slots);
+                 const std::vector<Point> marks = points(markers, "markers");
+                 Buffer buf;
+                 open_buffer(buf, out, enc.config().size);
+                 // encode() checks everything before it writes, so a refusal leaves `out` unchanged
+                 enc.encode(b, side, seen, s, marks,
+                            {static_cast<float*>(buf.view.buf), static_cast<std::size_t>(enc.config().size)});
+             },
+             "battle"_a.none(), "viewer"_a.none(), "visible"_a.none(), "out"_a.none(),
+             "slots"_a.none() = nb::none(), "markers"_a.none() = nb::tuple(),
+             "Writes encode()'s flat values into ``out`` (float32, C-contiguous, shape (size,)).")
+        .def("static_planes",
+             [](ObservationEncoder& enc, nb::handle battle) {
+                 const Battle& b = battle_of(battle);
+                 const std::vector<float>& planes = enc.static_planes(b.battlefield);
+                 const auto [rows, cols] = enc.grid_of(*b.battlefield);
+                 const std::size_t n = planes.size() / static_cast<std::size_t>(rows * cols);
+                 auto* copy = new std::vector<float>(planes);
+                 nb::capsule owner(copy, [](void* p) noexcept { delete static_cast<std::vector<float>*>(p); });
+                 return nb::ndarray<nb::numpy, float, nb::ndim<3>>(
+                     copy->data(), {n, static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)}, owner);
+             },
+             "battle"_a.none(), "static_planes(battle.battlefield, cell), as a new array.")
+        .def("battle_slots",
+             [](const ObservationEncoder& enc, nb::handle battle, nb::handle viewer) {
+                 const Battle& b = battle_of(battle);
+                 const Slots s = battle_slots(b, side_of(viewer, "viewer"), enc.config().mirror, enc.config().mirror_turn);
+                 return nb::make_tuple(id_tuple(s.own), id_tuple(s.enemy), s.turn);
+             },
+             "battle"_a.none(), "viewer"_a.none(), "codec.battle_slots: (own ids, enemy ids, turn).");
+}
+
+}  // namespace wargym::no_quarter
