@@ -19,6 +19,7 @@
 #include "no_quarter/sight_movement/geometry.hpp"
 #include "no_quarter/battle/state_bindings.hpp"
 #include "no_quarter/sight_movement/sight.hpp"
+#include "no_quarter/sight_movement/movement_bindings.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -544,4 +545,5 @@ NB_MODULE(_core, m) {
 
     // -- No Quarter battle state (rules/no_quarter/battle/state.py) ------------------------------
     nq::bind_state(g);
+    nq::bind_movement(g);
 }
