@@ -23,6 +23,7 @@
 #include "no_quarter/sight_movement/sight.hpp"
 #include "no_quarter/battle/combat_bindings.hpp"
 #include "no_quarter/sight_movement/perception_bindings.hpp"
+#include "no_quarter/sight_movement/movement_bindings.hpp"
 
 namespace nb = nanobind;
 // no_quarter/battle/actions_bindings.hpp (not included: its vocab Side clashes with sight.hpp's)
@@ -564,4 +565,5 @@ NB_MODULE(_core, m) {
     nq::bind_combat(g);
     nq::bind_perception(g);
     nq::bind_encoding(g);  // envs/no_quarter/encoding.py (native/no_quarter/envs/encoding.hpp)
+    nq::bind_movement(g);
 }
