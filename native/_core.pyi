@@ -6,7 +6,9 @@ MAX_DICE_PER_ROLL: int
 
 no_quarter: Any
 """The No Quarter mirrors (geometry, sight, the battle state ``Battle``/``StateLimits``): typed
-through wargym.native.no_quarter's glue (``NativeBattle``, ``battle_from_dict``)."""
+through wargym.native.no_quarter's glue (``NativeBattle``, ``battle_from_dict``). Its submodule
+``combat`` (the combat resolvers, ``CombatTables``) is typed through
+wargym.native.no_quarter.combat and .combat_tables."""
 
 class RandomDice:
     """The core's seeded d6 generator (xoshiro256**; not numpy's stream)."""

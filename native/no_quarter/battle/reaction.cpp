@@ -12,6 +12,9 @@ namespace wargym::no_quarter {
 bool is_outgunned(const CombatTables& t, std::int64_t tester_class, std::int64_t cause_class,
                   bool nerves_of_steel) {
     if (nerves_of_steel) return false;
+    if (tester_class < 1 || tester_class > 5) {  // the reference's KeyError
+        throw ArgumentError("tester_class", "expected a class 1..5, got " + std::to_string(tester_class));
+    }
     if (cause_class < 1 || cause_class > 5) return false;  // `in outgunned_by[tester]` (1..5)
     return t.outgunned_by[static_cast<std::size_t>(tester_class)][static_cast<std::size_t>(cause_class)];
 }
