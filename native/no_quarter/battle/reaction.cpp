@@ -106,7 +106,7 @@ std::optional<ReactionResult> duck_back_becomes(const CombatTables& t, const Att
 ReactionOutcome reaction_result(const CombatTables& t, ReactionTest test, Faction faction,
                                 std::int64_t passed, const ReactionCircumstances& c,
                                 const AttributeSet& attributes) {
-    if (passed < 0 || passed > 2) {
+    if (passed < 0 || passed > t.pass_cap) {  // reaction.py: "0 <= passed <= 2" (PASS_CAP)
         throw ArgumentError("passed", "a reaction test passes 0, 1 or 2 dice, not " + std::to_string(passed));
     }
     const ReactionCell& cell = t.cells[static_cast<std::size_t>(test)]
