@@ -6,7 +6,9 @@ MAX_DICE_PER_ROLL: int
 
 no_quarter: Any
 """The No Quarter mirrors (geometry, sight, the battle state ``Battle``/``StateLimits``): typed
-through wargym.native.no_quarter's glue (``NativeBattle``, ``battle_from_dict``)."""
+through wargym.native.no_quarter's glue (``NativeBattle``, ``battle_from_dict``). Its submodule
+``combat`` (the combat resolvers, ``CombatTables``) is typed through
+wargym.native.no_quarter.combat and .combat_tables."""
 
 fuzz: Any
 """Only in a fuzzing build (``-DWARGYM_FUZZ=ON``, ``make sanitize``): ``begin()``, ``end()`` (the

@@ -19,6 +19,7 @@ from functools import cache
 from typing import Any
 
 from wargym.native import _core
+from wargym.rules.dice import PASS_CAP
 from wargym.rules.no_quarter.forces.data import NoQuarterRules, load_rules
 
 core: Any = _core.no_quarter.combat
@@ -48,6 +49,7 @@ def combat_spec(rules: NoQuarterRules) -> dict[str, Any]:
     ranged, reaction, in_sight = rules.ranged_combat, rules.reaction, rules.in_sight
     charge, melee, effects = rules.charge, rules.melee_combat, rules.attribute_effects
     return {
+        "pass_cap": PASS_CAP,
         "ranged_rows": [
             (
                 row.low,

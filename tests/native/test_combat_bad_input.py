@@ -16,7 +16,7 @@ import pytest
 from wargym.native import _core
 from wargym.native.errors import NativeArgumentError, NativeTypeError
 from wargym.native.no_quarter import combat_tables as glue
-from wargym.rules.dice import ScriptedDice
+from wargym.rules.dice import PASS_CAP, ScriptedDice
 from wargym.rules.no_quarter.forces.data import load_rules
 from wargym.rules.no_quarter.forces.records import DamageRow
 from wargym.rules.no_quarter.forces.vocab import (
@@ -313,6 +313,8 @@ def _gap(s: dict[str, Any]) -> None:
 
 SPEC_CASES: list[tuple[str, Any, type, str]] = [
     ("not a dict", lambda s: None, TE, "tables"),
+    ("pass cap", lambda s: s.update(pass_cap=3), AE, "tables.pass_cap"),
+    ("pass cap rows", lambda s: s.update(pass_cap=1), AE, "tables.ranged_damage"),
     ("missing key", lambda s: s.pop("cells"), AE, "tables.cells"),
     ("unknown key", lambda s: s.update(extra=1), AE, "tables"),
     ("int as text", lambda s: s.update(reaction_dice="2"), TE, "tables.reaction_dice"),
@@ -433,3 +435,21 @@ def test_a_bad_table_is_refused_by_path(label: str, change: Any, error: type, pa
 def test_the_glue_spec_builds_tables_for_every_rule_set() -> None:
     assert c.CombatTables(SPEC) is not None
     assert glue.combat_tables() is glue.combat_tables(load_rules())
+
+
+def test_the_pass_cap_is_handed_in() -> None:
+    """PASS_CAP (rules/dice.py, §5.1) reaches the core with the tables: a cap of 1 reads row 1."""
+    assert SPEC["pass_cap"] == PASS_CAP
+
+    def capped(s: dict[str, Any]) -> None:
+        s["pass_cap"] = 1
+        for table in ("ranged_damage", "melee_damage"):
+            del s[table][2]
+        s["cells"] = {key: cell for key, cell in s["cells"].items() if key[2] <= 1}
+
+    one = c.CombatTables(spec_with(capped))
+    assert c.ranged_damage(T, (1, 1), 6, 5)[0] == 2
+    assert c.ranged_damage(one, (1, 1), 6, 5)[0] == 1
+    with pytest.raises(AE) as caught:
+        c.reaction_result(one, ReactionTest.MECH_DOWN, Faction.PDF, 2)
+    assert caught.value.argument == "passed"

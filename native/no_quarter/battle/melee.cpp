@@ -48,7 +48,7 @@ std::int64_t limb_damage(std::int64_t limb_armor, std::int64_t melee_weapon_wv) 
 
 DamageOutcome melee_damage(const CombatTables& t, Faces2 faces, std::int64_t margin,
                            std::int64_t limb_damage, std::int64_t armor_before) {
-    const std::int64_t passed = passed_dice(faces.data(), faces.size(), margin);
+    const std::int64_t passed = passed_dice(faces.data(), faces.size(), margin, t.pass_cap);
     return resolve_damage_row(t.melee_damage[static_cast<std::size_t>(passed)], faces, limb_damage,
                               armor_before);
 }

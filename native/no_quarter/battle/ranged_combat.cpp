@@ -21,12 +21,12 @@ bool has(std::uint8_t mask, RangedCondition c) {
 
 }  // namespace
 
-std::int64_t passed_dice(const int* faces, std::size_t n, std::int64_t target) {
+std::int64_t passed_dice(const int* faces, std::size_t n, std::int64_t target, std::int64_t cap) {
     std::int64_t count = 0;
     for (std::size_t i = 0; i < n; ++i) {
         if (faces[i] <= target) ++count;
     }
-    return std::min<std::int64_t>(2, count);  // PASS_CAP (§5.1)
+    return std::min(cap, count);
 }
 
 std::int64_t ranged_rep(const CombatTables& t, std::int64_t rep, const AttributeSet& attributes) {
@@ -83,7 +83,7 @@ DamageOutcome resolve_damage_row(const DamageRow& row, Faces2 faces, std::int64_
 
 DamageOutcome ranged_damage(const CombatTables& t, Faces2 faces, std::int64_t impact,
                             std::int64_t armor_before) {
-    const std::int64_t passed = passed_dice(faces.data(), faces.size(), impact);
+    const std::int64_t passed = passed_dice(faces.data(), faces.size(), impact, t.pass_cap);
     return resolve_damage_row(t.ranged_damage[static_cast<std::size_t>(passed)], faces, impact,
                               armor_before);
 }
@@ -109,7 +109,7 @@ std::int64_t pilot_test_rep(const CombatTables& t, std::int64_t rep, const Attri
 bool pilot_test_passed(const CombatTables& t, int face, std::int64_t rep,
                        const AttributeSet& attributes) {
     const int faces[1] = {face};
-    return passed_dice(faces, 1, pilot_test_rep(t, rep, attributes)) >= 1;
+    return passed_dice(faces, 1, pilot_test_rep(t, rep, attributes), t.pass_cap) >= 1;
 }
 
 }  // namespace wargym::no_quarter

@@ -12,8 +12,9 @@ namespace wargym::no_quarter {
 
 using Faces2 = std::array<int, 2>;
 
-// rules/dice.py passed_dice(faces, target): the d6 scoring target or less, at most 2 (§5.1).
-std::int64_t passed_dice(const int* faces, std::size_t n, std::int64_t target);
+// rules/dice.py passed_dice(faces, target, cap): the d6 scoring target or less, at most cap
+// (CombatTables::pass_cap, PASS_CAP) (§5.1).
+std::int64_t passed_dice(const int* faces, std::size_t n, std::int64_t target, std::int64_t cap);
 
 // ranged_rep: the shooter's Rep on table 17.4, Near Sighted -1 (§17.4, §9.6.4).
 std::int64_t ranged_rep(const CombatTables& t, std::int64_t rep, const AttributeSet& attributes);

@@ -12,6 +12,9 @@ namespace wargym::no_quarter {
 bool is_outgunned(const CombatTables& t, std::int64_t tester_class, std::int64_t cause_class,
                   bool nerves_of_steel) {
     if (nerves_of_steel) return false;
+    if (tester_class < 1 || tester_class > 5) {  // the reference's KeyError
+        throw ArgumentError("tester_class", "expected a class 1..5, got " + std::to_string(tester_class));
+    }
     if (cause_class < 1 || cause_class > 5) return false;  // `in outgunned_by[tester]` (1..5)
     return t.outgunned_by[static_cast<std::size_t>(tester_class)][static_cast<std::size_t>(cause_class)];
 }
@@ -103,7 +106,7 @@ std::optional<ReactionResult> duck_back_becomes(const CombatTables& t, const Att
 ReactionOutcome reaction_result(const CombatTables& t, ReactionTest test, Faction faction,
                                 std::int64_t passed, const ReactionCircumstances& c,
                                 const AttributeSet& attributes) {
-    if (passed < 0 || passed > 2) {
+    if (passed < 0 || passed > t.pass_cap) {  // reaction.py: "0 <= passed <= 2" (PASS_CAP)
         throw ArgumentError("passed", "a reaction test passes 0, 1 or 2 dice, not " + std::to_string(passed));
     }
     const ReactionCell& cell = t.cells[static_cast<std::size_t>(test)]

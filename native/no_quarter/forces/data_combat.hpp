@@ -36,6 +36,9 @@ inline constexpr std::size_t kFactions = 6;      // len(Faction)
 inline constexpr std::size_t kItemTypes = 14;    // len(ItemType)
 inline constexpr std::size_t kReactionTests = 3; // len(ReactionTest)
 inline constexpr std::size_t kAspects = 3;       // len(Aspect)
+// Room for the rows of dice passed 0..PASS_CAP (rules/dice.py, §5.1): the reader refuses a
+// handed-in pass cap whose rows do not fit; the functions read CombatTables::pass_cap.
+inline constexpr std::size_t kPassRows = 3;
 
 // Each enum's values (the members' .value) in the reference's order.
 inline constexpr Vocab<ReactionResult, 5> kReactionResult{
@@ -97,13 +100,14 @@ struct ReactionCell {
 };
 
 struct CombatTables {
+    std::int32_t pass_cap = 0;  // rules.dice.PASS_CAP: a test passes at most this many d6 (§5.1)
     // -- §17.4 ranged combat (ranged_combat.yaml, hit_location.yaml, ranged_damage.yaml)
     std::vector<RangedRow> ranged_rows;         // tiling every total, low to high
     AttributeInts ranged_rep_modifiers{};
     std::uint8_t crack_shot_ignores = 0;        // RangedCondition bits
     std::array<Location, 13> hit_location{};    // by 2d6 sum; indices 2..12 used
     std::array<std::uint8_t, kLocations> marksman_rank{};  // index in marksman_preference
-    std::array<DamageRow, 3> ranged_damage{};   // by dice passed 0..2
+    std::array<DamageRow, kPassRows> ranged_damage{};  // by dice passed 0..pass_cap
     // -- §17.4.3 criticals and the Pilot Test (critical_hits.yaml, pilot_test.yaml)
     std::array<CriticalKind, kLocations> critical_armor_le_0{};
     std::array<CriticalKind, kLocations> critical_armor_ge_1{};
@@ -127,8 +131,8 @@ struct CombatTables {
     std::array<std::int32_t, kReactionTests> star_army_row_dice{};
     std::array<std::optional<std::int32_t>, kAttributes> fired_on_total_dice{};
     std::array<std::uint8_t, 3> severity_rank{};  // by Status: its index in severity_best_to_worst
-    // cells[test][faction row][passed]; the ISS has no row of its own (it reads Star Army).
-    std::array<std::array<std::array<ReactionCell, 3>, kFactions>, kReactionTests> cells{};
+    // cells[test][faction row][passed 0..pass_cap]; the ISS has no row of its own (it reads Star Army).
+    std::array<std::array<std::array<ReactionCell, kPassRows>, kFactions>, kReactionTests> cells{};
     std::array<std::optional<ReactionResult>, kAttributes> duck_back_becomes{};
     std::array<std::optional<ReactionResult>, kAttributes> fired_on_duck_back_becomes{};
     // -- §18 charge and melee (charge_into_melee.yaml, melee_combat.yaml, melee_hit_location.yaml,
@@ -148,7 +152,7 @@ struct CombatTables {
     AttributeInts melee_attribute{};
     MeleeAttack jump_attack_column{};
     std::array<std::array<Location, 2>, 7> melee_hit_location{};  // [face 1..6][MeleeAttack]
-    std::array<DamageRow, 3> melee_damage{};
+    std::array<DamageRow, kPassRows> melee_damage{};
 };
 
 // An attribute set as the reference's set(attributes): each attribute at most once.

@@ -19,7 +19,7 @@ namespace wargym::no_quarter {
 namespace {
 
 const std::set<std::string> kKeys = {
-    "ranged_rows", "ranged_rep_modifiers", "crack_shot_ignores", "hit_location",
+    "pass_cap", "ranged_rows", "ranged_rep_modifiers", "crack_shot_ignores", "hit_location",
     "marksman_preference", "ranged_damage", "critical_armor_le_0", "critical_armor_ge_1",
     "chest_roll", "pilot_test_rep_modifiers", "outgunned_by", "never_outgunned",
     "in_sight_dice_per_rep", "in_sight_tie_winner", "in_sight_enemy_concealed_dice",
@@ -175,13 +175,15 @@ std::vector<RangedRow> ranged_rows(nb::handle h, const std::string& path) {
     return rows;
 }
 
-std::array<DamageRow, 3> damage_rows(nb::handle h, std::string_view loss_name, const std::string& path) {
-    std::array<DamageRow, 3> out{};
+std::array<DamageRow, kPassRows> damage_rows(nb::handle h, std::int32_t cap, std::string_view loss_name,
+                                             const std::string& path) {
+    std::array<DamageRow, kPassRows> out{};
     const nb::dict d = as_dict(h, path);
-    if (d.size() != 3) fail(path, "expected the rows 0, 1 and 2 (dice passed)");
+    const std::string rows = "expected the rows 0.." + std::to_string(cap) + " (dice passed)";
+    if (static_cast<std::int64_t>(d.size()) != std::int64_t{cap} + 1) fail(path, rows);
     for (auto [k, v] : d) {
         const std::int32_t passed = i32(k, path + " key");
-        if (passed < 0 || passed > 2) fail(path, "expected the rows 0, 1 and 2 (dice passed)");
+        if (passed < 0 || passed > cap) fail(path, rows);
         const std::string p = at(path, std::to_string(passed));
         const auto f = as_list(v, p);
         if (f.size() != 6) fail(p, "expected (passed, armor_loss, doubles, armor_le_0, duck_back, refight)");
@@ -204,7 +206,8 @@ std::array<DamageRow, 3> damage_rows(nb::handle h, std::string_view loss_name, c
 void read_cells(nb::handle h, CombatTables& t, const std::string& path) {
     const nb::dict d = as_dict(h, path);
     constexpr std::size_t rows = kFactions - 1;  // every faction but the ISS (data_combat.FACTION_ROWS)
-    if (d.size() != kReactionTests * rows * 3) fail(path, "expected a cell per test, faction row and dice passed");
+    const auto cells = kReactionTests * rows * static_cast<std::size_t>(t.pass_cap + 1);
+    if (d.size() != cells) fail(path, "expected a cell per test, faction row and dice passed");
     std::set<std::tuple<int, int, int>> seen;
     for (auto [k, v] : d) {
         const std::string p = path + "[" + short_repr(k) + "]";
@@ -214,7 +217,7 @@ void read_cells(nb::handle h, CombatTables& t, const std::string& path) {
         const Faction faction = value_of(key[1], kFaction, p);
         const std::int32_t passed = i32(key[2], p);
         if (faction == Faction::iss) fail(p, "the ISS reads the Star Army row");
-        if (passed < 0 || passed > 2) fail(p, "expected dice passed 0, 1 or 2");
+        if (passed < 0 || passed > t.pass_cap) fail(p, "expected dice passed 0.." + std::to_string(t.pass_cap));
         seen.insert({static_cast<int>(test), static_cast<int>(faction), passed});
         const auto f = as_list(v, p);
         if (f.size() != 5) fail(p, "expected (otherwise, outgunned, in_range, if_damaged, rep_change)");
@@ -226,7 +229,7 @@ void read_cells(nb::handle h, CombatTables& t, const std::string& path) {
         cell.rep_change = i32(f[4], at(p, 4));
         t.cells[static_cast<std::size_t>(test)][static_cast<std::size_t>(faction)][static_cast<std::size_t>(passed)] = cell;
     }
-    if (seen.size() != kReactionTests * rows * 3) fail(path, "expected a cell per test, faction row and dice passed");
+    if (seen.size() != cells) fail(path, "expected a cell per test, faction row and dice passed");
 }
 
 template <std::size_t N>
@@ -255,6 +258,10 @@ CombatTables read_combat_tables(nb::handle spec) {
     const auto get = [&](const char* key) { return nb::handle(d[key]); };
     const auto path = [&](const char* key) { return at(root, key); };
     CombatTables t;
+    t.pass_cap = i32(get("pass_cap"), path("pass_cap"));
+    if (t.pass_cap < 0 || static_cast<std::size_t>(t.pass_cap) >= kPassRows) {
+        fail(path("pass_cap"), "expected 0.." + std::to_string(kPassRows - 1) + " (the rows the core has room for)");
+    }
     t.ranged_rows = ranged_rows(get("ranged_rows"), path("ranged_rows"));
     t.ranged_rep_modifiers = int_map(get("ranged_rep_modifiers"), kAttribute, path("ranged_rep_modifiers"));
     t.crack_shot_ignores = conditions(get("crack_shot_ignores"), path("crack_shot_ignores"));
@@ -270,7 +277,7 @@ CombatTables read_combat_tables(nb::handle spec) {
             t.marksman_rank[l] = static_cast<std::uint8_t>(i);
         }
     }
-    t.ranged_damage = damage_rows(get("ranged_damage"), "impact", path("ranged_damage"));
+    t.ranged_damage = damage_rows(get("ranged_damage"), t.pass_cap, "impact", path("ranged_damage"));
     t.critical_armor_le_0 = full_map(get("critical_armor_le_0"), kLocation, kCriticalKind, path("critical_armor_le_0"));
     t.critical_armor_ge_1 = full_map(get("critical_armor_ge_1"), kLocation, kCriticalKind, path("critical_armor_ge_1"));
     int_keyed(get("chest_roll"), 1, 6, kRemoval, t.chest_roll, path("chest_roll"));
@@ -369,7 +376,7 @@ CombatTables read_combat_tables(nb::handle spec) {
                 full_map(v, kMeleeAttack, kLocation, at(p, std::to_string(face)));
         }
     }
-    t.melee_damage = damage_rows(get("melee_damage"), "attacking_limb", path("melee_damage"));
+    t.melee_damage = damage_rows(get("melee_damage"), t.pass_cap, "attacking_limb", path("melee_damage"));
     return t;
 }
 
