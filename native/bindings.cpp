@@ -18,6 +18,7 @@
 #include "pyvalues.hpp"
 #include "no_quarter/sight_movement/geometry.hpp"
 #include "no_quarter/battle/state_bindings.hpp"
+#include "no_quarter/battle/flow_bindings.hpp"
 #include "no_quarter/sight_movement/sight.hpp"
 
 namespace nb = nanobind;
@@ -544,4 +545,5 @@ NB_MODULE(_core, m) {
 
     // -- No Quarter battle state (rules/no_quarter/battle/state.py) ------------------------------
     nq::bind_state(g);
+    nq::bind_flow(g);  // typed frames and the flow skeleton (battle/flow_bindings.cpp)
 }
