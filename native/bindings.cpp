@@ -20,6 +20,7 @@
 #include "no_quarter/battle/events_bindings.hpp"
 #include "no_quarter/battle/state_bindings.hpp"
 #include "no_quarter/envs/encoding_bindings.hpp"
+#include "no_quarter/battle/flow_bindings.hpp"
 #include "no_quarter/sight_movement/sight.hpp"
 #include "no_quarter/battle/combat_bindings.hpp"
 #include "no_quarter/sight_movement/perception_bindings.hpp"
@@ -566,4 +567,5 @@ NB_MODULE(_core, m) {
     nq::bind_perception(g);
     nq::bind_encoding(g);  // envs/no_quarter/encoding.py (native/no_quarter/envs/encoding.hpp)
     nq::bind_movement(g);
+    nq::bind_flow(g);  // typed frames and the flow skeleton (battle/flow_bindings.cpp)
 }

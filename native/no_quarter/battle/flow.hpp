@@ -1,14 +1,126 @@
-// Mirror of rules/no_quarter/battle/flow.py's dice helper roll_index (ruling D24). The rest of
-// flow.py (Ctx, frames, handlers) is the orchestrator's plumbing and is not mirrored here.
+// The orchestrator's plumbing (rules/no_quarter/battle/flow.py: Ctx, push/pop, ask,
+// nearest_frame, insight_frame) and the game loop's shape (game.py: _run, _act, _unit,
+// MAX_STEPS_PER_CALL, HANDLERS), over the typed frames of frames.hpp.
+//
+// What is here and what is not. The loop runs exactly as game._run does, but every procedure
+// it calls is a slot of Procedures that the helpers porting the rules fill in; an empty slot
+// throws NotPorted naming the Python function it stands for. Missing today:
+//   - every frame handler (game.HANDLERS: flow_turn TURN/PHASE/GROUP, flow_mech MECH,
+//     flow_move INSIGHT, flow_fire FIRE, flow_react REACT, flow_melee CHARGE/MELEE,
+//     flow_charges CHARGES, mission_play OBJECTIVE, np_flow PEFS, luck's pause): they need
+//     the events, perception, movement and combat being ported by others;
+//   - game._np_decides (np_choose: non_player/enemy_decide), np_flow.check_pefs,
+//     mission_play.withdraw_np and mission_over, and the BattleEnded event of
+//     game._eliminated (its test of the two sides is here);
+//   - luck.run_unit's guard and luck.resume (a unit runs bare while luck.watching() is false,
+//     as in the reference; a watched unit throws NotPorted);
+//   - legal options (Handler.options): the actions are not mirrored yet.
+// consequences.queue_tests and caused_by are here (pure frame work) until consequences.cpp.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "../../dice.hpp"
+#include "frames.hpp"
+#include "state.hpp"
 
 namespace wargym::no_quarter {
 
+struct Event;        // battle/events.hpp (being ported): one event of events.py
+struct Action;       // actions.py's actions (not mirrored yet)
+struct RulesTables;  // forces/data.py NoQuarterRules, handed in by the glue (being ported)
+
+// game.MAX_STEPS_PER_CALL (an engine safety valve, not a rule; a test checks the twin).
+inline constexpr std::int64_t kMaxStepsPerCall = 100'000;
+
+// A procedure of the reference that the native core does not have yet.
+class NotPorted : public std::logic_error {
+public:
+    using std::logic_error::logic_error;
+};
+
+// Where events go when someone asks for them (issue 16 req. 6: none are built otherwise).
+// The events helper implements record() for its Event type; Ctx::emit calls it only when a
+// sink is set.
+class EventSink {
+public:
+    virtual ~EventSink() = default;
+    virtual void record(const Event& event) = 0;
+};
+
+struct Ctx;
+
+// flow.Handler: what each frame kind implements (options: when the actions exist).
+struct Handler {
+    void (*step)(Ctx&, FrameRef) = nullptr;
+    void (*act)(Ctx&, FrameRef, const Action&) = nullptr;
+};
+
+// game.HANDLERS and the procedures game._run calls around them.
+struct Procedures {
+    std::array<Handler, kFrameKinds> handlers{};
+    void (*np_decides)(Ctx&) = nullptr;                              // game._np_decides
+    void (*check_pefs)(Ctx&) = nullptr;                              // np_flow.check_pefs
+    void (*withdraw_np)(Ctx&) = nullptr;                             // mission_play.withdraw_np
+    bool (*mission_over)(Ctx&) = nullptr;                            // mission_play.mission_over
+    void (*battle_ended)(Ctx&, std::optional<Side>, const char*) = nullptr;  // emit(BattleEnded)
+};
+
+// flow.Ctx: one call into the engine.
+struct Ctx {
+    Ctx(Battle& b, Dice& d) : battle(b), dice(d) {}
+    Battle& battle;
+    Dice& dice;
+    const RulesTables* rules = nullptr;
+    const Procedures* procedures = nullptr;
+    EventSink* sink = nullptr;  // off by default: no event is recorded
+    std::uint64_t emitted = 0;  // len(ctx.log): events emitted so far, recorded or not
+    // While a firing or a melee blow resolves, the tests it causes gather here (ctx.collecting).
+    std::optional<std::vector<ReactEntry>> collecting;
+    bool guarded = false;  // ctx.guard is not None (luck.run_unit; not ported)
+
+    // Ctx.emit: apply ``event`` to the battle (events.hpp's apply_event, found by ADL) and
+    // record it if a sink is set.
+    template <class E>
+    void emit(const E& event) {
+        apply_event(battle, event);
+        ++emitted;
+        if (sink) sink->record(event);
+    }
+    // Ctx.push: start a sub-procedure on top of the stack.
+    FrameRef push(Frame frame) { return battle.frames.push(std::move(frame)); }
+    // Ctx.pop: finish ``frame``, which must be on top (the top is popped either way, as in
+    // the reference; std::runtime_error "frame stack corrupted" otherwise).
+    Frame pop(FrameRef frame);
+    // Ctx.ask: stop at a decision point.
+    void ask(Side side, DecisionKind kind, std::optional<std::int64_t> mech = std::nullopt) {
+        battle.decision = Decision{side, kind, mech};
+    }
+    // The frame for writing (copied first if a clone shares it).
+    Frame& edit(FrameRef frame) { return battle.frames.edit(frame); }
+};
+
+// flow.nearest_frame: the topmost frame of ``kind``, if any (its position).
+std::optional<std::size_t> nearest_frame(const Battle& battle, FrameKind kind);
+
+// luck.watching: whether a pilot in play may still make a choice inside a roll.
+bool watching(const Battle& battle);
+
+// consequences.queue_tests: deferred on an In Sight being resolved, else a react frame.
+void queue_tests(Ctx& ctx, std::vector<ReactEntry> entries);
+// consequences.caused_by: mark the Mech Down tests with the enemies that caused the loss.
+std::vector<ReactEntry>& caused_by(std::vector<ReactEntry>& entries, const Ids& enemies);
+
+// game._run: run the rules up to the next decision (or the end).
+void run(Ctx& ctx);
+// game._act: one engine unit, ``action`` at ``frame``'s decision, or (nullptr) a step.
+void act(Ctx& ctx, FrameRef frame, const Action* action);
+
+// -- flow.roll_index (ruling D24) ------------------------------------------------------------
 // The most items roll_index picks from: beyond 36 the reference's 2d6 reading (count * (36 //
 // count) == 0) never accepts a roll, so the binding refuses the count instead of looping.
 inline constexpr std::int64_t kRollIndexMaxCount = 36;
@@ -22,5 +134,8 @@ struct RolledIndex {
 // up to six items, 2d6 read as 36 outcomes beyond that. count 1..kRollIndexMaxCount (else
 // ArgumentError("count")); consumes exactly the faces the reference consumes, in its order.
 RolledIndex roll_index(wargym::Dice& dice, std::int64_t count);
+
+// The Python twin of each frame kind's handler (for NotPorted messages).
+extern const std::array<const char*, kFrameKinds> kHandlerNames;
 
 }  // namespace wargym::no_quarter

@@ -181,9 +181,10 @@ void check_turn(const Battle& b, const StateLimits& lim) {
     }
     if (b.dice.size != 0 && b.dice.size != 2) fail("battle.dice", "expected both sides' dice or none");
     if (b.first_side && b.dice.size == 0) fail("battle.first_side", "set before any activation roll");
-    if (static_cast<std::int64_t>(b.frames.as_array().size()) > lim.max_frames) {
+    if (static_cast<std::int64_t>(b.frames.size()) > lim.max_frames) {
         fail("battle.frames", "deeper than " + to_string(lim.max_frames) + " frames");
     }
+    check_frames(b, lim);  // validity_parts.check_parts' frames (np and mission: not mirrored)
 }
 
 void check_decision(const Battle& b) {
@@ -192,11 +193,11 @@ void check_decision(const Battle& b) {
         return;
     }
     if (!b.decision) {
-        const bool fresh = b.turn == 0 && b.frames.as_array().empty();
+        const bool fresh = b.turn == 0 && b.frames.empty();
         if (!fresh) fail("battle.decision", "the battle is not over but no decision is pending");
         return;
     }
-    if (b.frames.as_array().empty()) {
+    if (b.frames.empty()) {
         fail("battle.frames", "a pending decision needs the rules' frame stack");
     }
     if (b.decision->mech) {

@@ -20,6 +20,7 @@
 #include "../forces/records.hpp"
 #include "../forces/vocab.hpp"
 #include "actions.hpp"
+#include "frames.hpp"
 
 namespace wargym::no_quarter {
 
@@ -162,7 +163,7 @@ struct Battle {
     SideMap<std::int64_t> losses;
     std::vector<std::array<Point, 2>> flames;
     std::vector<Point> wrecks;
-    Json frames;  // a list of objects
+    FrameStack frames;  // typed frames, shared copy on write (frames.hpp)
     std::optional<Decision> decision;
     bool over = false;
     std::optional<Side> winner;
@@ -198,11 +199,13 @@ struct StateLimits {
     double building_max_w = 0.0;
     double building_max_h = 0.0;
     std::vector<std::int64_t> building_ratings;
+    std::int64_t max_count = 0;  // validity_parts.MAX_COUNT (the frames' counters and lists)
 };
 
 // validity.check_battle's checks of values and references (ranges, ids that resolve, sizes),
-// except the design legality check and validity_parts' checks of frames/np/mission (not
-// mirrored yet, docs/native.md). Throws wargym::StateError naming the field.
+// and validity_parts' checks of the frames (frames.hpp: check_frames), except the design
+// legality check and validity_parts' checks of np/mission (not mirrored yet, docs/native.md).
+// Throws wargym::StateError naming the field.
 void check_battle(const Battle& battle, const StateLimits& limits);
 
 }  // namespace wargym::no_quarter

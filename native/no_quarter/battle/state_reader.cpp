@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "../sight_movement/geometry.hpp"
+#include "frames_io.hpp"
 #include "state_io.hpp"
 
 namespace state_io {
@@ -531,18 +532,7 @@ Battle from_dict(PyObject* o, const nq::StateLimits& limits, bool check) {
         });
     }
     if (PyObject* v = f.optional(K.wrecks)) b.wrecks = list_of(v, root / "wrecks", get_point);
-    if (PyObject* v = f.optional(K.frames)) {
-        const Path at = root / "frames";
-        get_list(v, at);
-        Json::Array frames;
-        frames.reserve(static_cast<std::size_t>(PyList_GET_SIZE(v)));
-        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(v); ++i) {
-            frames.push_back(get_json_object(PyList_GET_ITEM(v, i), at[i], depth));
-        }
-        b.frames = Json::array(std::move(frames));
-    } else {
-        b.frames = Json::array({});
-    }
+    if (PyObject* v = f.optional(K.frames)) b.frames = frames_io::read_frames(v, "battle.frames", depth);
     if (PyObject* v = f.optional(K.decision); v && v != Py_None) {
         const Path at = root / "decision";
         Fields d(v, at, "Decision");
@@ -607,6 +597,8 @@ nq::StateLimits make_limits(nb::handle src, nb::handle terrain, nb::handle depth
     l.building_max_h = get_float(PyList_GET_ITEM(size.ptr(), 1), t / "building_max_size");
     nb::object ratings = nb::steal(ok(PySequence_List(terrain.attr("building_armor").attr("values")().ptr())));
     l.building_ratings = list_of(ratings.ptr(), t / "building_armor", get_int);
+    nb::object parts = nb::module_::import_("wargym.rules.no_quarter.battle.validity_parts");
+    l.max_count = integer(parts.attr("MAX_COUNT"), "validity_parts.MAX_COUNT", 0, std::numeric_limits<std::int64_t>::max());
     return l;
 }
 

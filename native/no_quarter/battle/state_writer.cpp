@@ -3,6 +3,7 @@
 #include <iterator>
 #include <string>
 
+#include "frames_io.hpp"
 #include "state_io.hpp"
 
 namespace state_io {
@@ -252,7 +253,7 @@ PyObject* to_dict(const Battle& b) {
     out.set(K.losses, py_side_key(b.losses));
     out.set(K.flames, py_list(b.flames, [](const std::array<nq::Point, 2>& f) { return py_list(f, py_point); }));
     out.set(K.wrecks, py_list(b.wrecks, py_point));
-    out.set(K.frames, py_json(b.frames));
+    out.set(K.frames, frames_io::write_frames(b.frames));
     if (b.decision) {
         Owned d(new_dict(3));
         d.set(K.side, N.side[b.decision->side]);
