@@ -5,7 +5,8 @@ from typing import Any
 MAX_DICE_PER_ROLL: int
 
 no_quarter: Any
-"""The No Quarter mirrors (geometry, sight, the battle state ``Battle``/``StateLimits``): typed
+"""The No Quarter mirrors (geometry, sight, the battle state ``Battle``/``StateLimits``, and
+``perception``: perception, leaders, activation Rep, group orders): typed
 through wargym.native.no_quarter's glue (``NativeBattle``, ``battle_from_dict``)."""
 
 class RandomDice:

@@ -28,7 +28,7 @@ from _perception_states import (  # noqa: E402
 from _state_compare import same  # noqa: E402
 
 from wargym.native.no_quarter.perception import PerceptionInputs, core, group_rules  # noqa: E402
-from wargym.rules.no_quarter.battle.state import Battle  # noqa: E402
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions  # noqa: E402
 from wargym.rules.no_quarter.forces.data import load_rules  # noqa: E402
 from wargym.rules.no_quarter.forces.vocab import Side  # noqa: E402
 from wargym.rules.no_quarter.sight_movement import perception as ref  # noqa: E402
@@ -118,9 +118,19 @@ def check_sample(s: Sample, rng: np.random.Generator) -> dict[str, int]:
         seen["groups"] += sum(len(g) > 1 for g in groups)
         check(s.label, f"form_groups({side.value})", groups,
               core.form_groups(n.battle, n.terrain, n.rules, side.value))  # fmt: skip
-        check(s.label, "form_groups(Side)", groups, core.form_groups(n.battle, n.terrain, n.rules, side))
+        check(
+            s.label,
+            "form_groups(Side)",
+            groups,
+            core.form_groups(n.battle, n.terrain, n.rules, side),
+        )
         for g in groups:
-            check(s.label, f"group_leader({g})", ref.group_leader(b, g), core.group_leader(n.battle, g))
+            check(
+                s.label,
+                f"group_leader({g})",
+                ref.group_leader(b, g),
+                core.group_leader(n.battle, g),
+            )
     ids = [m.id for m in mechs]
     for _ in range(3):
         members = [int(x) for x in rng.choice(ids, size=int(rng.integers(1, len(ids) + 1)))]
@@ -170,14 +180,15 @@ def test_the_native_perception_reads_the_numbers_it_is_handed() -> None:
     changed = dataclasses.replace(rules, leaders=leaders, ranged_combat=ranged)
     tables = group_rules(changed)
     differs = 0
-    variant = [dataclasses.replace(s.battle.options, command_groups=c)
-               for s in [next(skirmish_samples(1))] for c in ("teams", "command_radius")]  # fmt: skip
+    variant = [BattleOptions(command_groups=c) for c in ("teams", "command_radius")]
     for s in skirmish_samples(10, variants=variant, decisions=60, stride=10):
         b, n = s.battle, s.native
         for side in Side:
             groups = ref.form_groups(b, side, changed)
             differs += groups != ref.form_groups(b, side, rules)
-            check(s.label, "form_groups", groups, core.form_groups(n.battle, n.terrain, tables, side))
+            check(
+                s.label, "form_groups", groups, core.form_groups(n.battle, n.terrain, tables, side)
+            )
         for m in b.mechs.values():
             fast = ref.is_fast_moving(changed, m)
             differs += fast != ref.is_fast_moving(rules, m)
