@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _perception_states import (  # noqa: E402
@@ -27,7 +28,12 @@ from _perception_states import (  # noqa: E402
 )
 from _state_compare import same  # noqa: E402
 
-from wargym.native.no_quarter.perception import PerceptionInputs, core, group_rules  # noqa: E402
+from wargym.native.no_quarter.perception import (  # noqa: E402
+    PerceptionInputs,
+    core,
+    cover_terrain,
+    group_rules,
+)
 from wargym.rules.no_quarter.battle.state import Battle, BattleOptions  # noqa: E402
 from wargym.rules.no_quarter.forces.data import load_rules  # noqa: E402
 from wargym.rules.no_quarter.forces.vocab import Side  # noqa: E402
@@ -203,3 +209,41 @@ def test_a_native_battle_of_another_state_is_not_confused_with_this_one() -> Non
         mixed = PerceptionInputs(first.native.battle, s.native.terrain, s.native.cover,
                                  s.native.rules)  # fmt: skip
         assert core.bodies(mixed.battle) == core.bodies(first.native.battle)
+
+
+def test_the_native_cover_reads_the_table_it_is_handed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Change table 17.2 (what gives cover, conceals, and the "behind" rows): both follow."""
+    from wargym.rules.no_quarter.battlefield.terrain_tables import cover_config
+    from wargym.rules.no_quarter.forces.vocab import Terrain
+    from wargym.rules.no_quarter.sight_movement import sight
+
+    default = cover_config()
+    both = frozenset({"cover", "concealment"})
+    changed = dataclasses.replace(
+        default,
+        inside_stationary={**default.inside_stationary, Terrain.HILL: both, Terrain.ROUGH: both},
+        inside_moving={**default.inside_moving, Terrain.HILL: both, Terrain.WOODS: both},
+        behind_building_cover=not default.behind_building_cover,
+        behind_mech_cover=not default.behind_mech_cover,
+    )
+    monkeypatch.setattr(sight, "cover_config", lambda: changed)
+    sight._concealing.cache_clear()
+    monkeypatch.setattr(sight, "_concealing", lambda: changed.concealing())
+    differs = 0
+    for s in skirmish_samples(8, decisions=40, stride=8, seed=5):
+        b = s.battle  # read back from its document: a fresh battlefield memo
+        cover = cover_terrain(b.battlefield, changed)
+        old = cover_terrain(b.battlefield)
+        for m in b.mechs.values():
+            got = core.concealed(s.native.battle, cover, m.id)
+            differs += got != core.concealed(s.native.battle, old, m.id)
+            check(s.label, f"concealed({m.id})", ref.concealed(b, m), got)
+            for o in b.mechs.values():
+                if o.id != m.id:
+                    got = core.in_cover_from(s.native.battle, s.native.terrain, cover, m.id, o.id)
+                    was = core.in_cover_from(s.native.battle, s.native.terrain, old, m.id, o.id)
+                    differs += got != was
+                    check(
+                        s.label, f"in_cover_from({m.id}, {o.id})", ref.in_cover_from(b, m, o), got
+                    )
+    assert differs > 0
