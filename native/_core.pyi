@@ -13,6 +13,9 @@ wargym.native.no_quarter.combat and .combat_tables."""
 fuzz: Any
 """Only in a fuzzing build (``-DWARGYM_FUZZ=ON``, ``make sanitize``): ``begin()``, ``end()`` (the
 coverage buckets reached since ``begin``) and ``BUCKETS`` (native/fuzz/coverage.hpp)."""
+"""The No Quarter mirrors (geometry, sight, the battle state ``Battle``/``StateLimits``, and
+``perception``: perception, leaders, activation Rep, group orders): typed
+through wargym.native.no_quarter's glue (``NativeBattle``, ``battle_from_dict``)."""
 
 class RandomDice:
     """The core's seeded d6 generator (xoshiro256**; not numpy's stream)."""

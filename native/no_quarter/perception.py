@@ -77,8 +77,11 @@ def group_rules(rules: NoQuarterRules) -> Any:
     )
 
 
+DEFAULT_OPTIONS = RulesOptions()
+
+
 @cache
-def rules_for(options: RulesOptions = RulesOptions()) -> Any:
+def rules_for(options: RulesOptions = DEFAULT_OPTIONS) -> Any:
     """:func:`group_rules` of ``load_rules(options)``, built once per options."""
     return group_rules(load_rules(options))
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from functools import cache
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from test_state_agreement import FACTIONS, VARIANTS

@@ -87,7 +87,9 @@ def check_leaders(s: Sample, rules: NoQuarterRules, tables: Any) -> None:
     b, n = s.battle, s.native.battle
     mechs = list(b.mechs.values())
     for m in mechs:
-        check(s.label, f"squad_of({m.id})", leaders.squad_of(rules, m), core.squad_of(n, tables, m.id))
+        check(
+            s.label, f"squad_of({m.id})", leaders.squad_of(rules, m), core.squad_of(n, tables, m.id)
+        )
         check(s.label, f"platoon_of({m.id})", leaders.platoon_of(rules, m),
               core.platoon_of(n, tables, m.id))  # fmt: skip
         for o in mechs:
@@ -96,9 +98,9 @@ def check_leaders(s: Sample, rules: NoQuarterRules, tables: Any) -> None:
         for rank in Rank:
             for friends in (b.mechs_of(m.side), mechs):
                 heir = leaders.successor(rules, m, rank, friends)
+                got = core.successor(n, tables, m.id, rank.value, [f.id for f in friends])
                 check(s.label, f"successor({m.id}, {rank.value})",
-                      None if heir is None else heir.id,
-                      core.successor(n, tables, m.id, rank.value, [f.id for f in friends]))  # fmt: skip
+                      None if heir is None else heir.id, got)  # fmt: skip
         attributes = [a.value for a in m.pilot.attributes]
         for size in (1, 2, 3):
             check(s.label, f"activation_rep({m.id}, {size})",
@@ -133,8 +135,9 @@ def check_group_orders(s: Sample, tables: Any) -> dict[str, int]:
         live = [i for i in g if group_orders._acting(b.mechs[i])]
         if live:
             leader = perception.group_leader(b, live)
+            led = group_orders._group_led_by(b, frame, leader)
             check(s.label, f"group_led_by({leader})",
-                  next(i for i, x in enumerate(groups) if x is group_orders._group_led_by(b, frame, leader)),
+                  next(i for i, x in enumerate(groups) if x is led),
                   core.group_led_by(n, groups, leader))  # fmt: skip
     every = [i for g in groups for i in g]
     check(s.label, "components(all)", group_orders.components(b, rules, every),
@@ -242,7 +245,9 @@ def test_activation_rep_matches_for_every_attribute_set() -> None:
     everything = list(Attribute)
     rng = np.random.default_rng(5)
     for _ in range(400):
-        chosen = [everything[int(i)] for i in rng.integers(len(everything), size=rng.integers(0, 4))]
+        chosen = [
+            everything[int(i)] for i in rng.integers(len(everything), size=rng.integers(0, 4))
+        ]
         rep, size = int(rng.integers(1, 7)), int(rng.integers(1, 5))
         check(str(chosen), "activation_rep", activation_rep(rep, chosen, size, rules=rules),
               core.activation_rep(tables, rep, [a.value for a in chosen], size))  # fmt: skip
@@ -283,11 +288,14 @@ def test_the_native_leaders_read_the_numbers_they_are_handed() -> None:
         for side in Side:
             groups = perception.form_groups(b, side, changed)
             differs += groups != perception.form_groups(b, side, default)
-            check(s.label, "form_groups", groups, core.form_groups(n.battle, n.terrain, tables, side))
+            check(
+                s.label, "form_groups", groups, core.form_groups(n.battle, n.terrain, tables, side)
+            )
         frame = phase_frame(b)
         for leader in group_orders.higher_leaders(b, Side.BLUE) if frame else []:
-            check(s.label, "lead_candidates", group_orders.lead_candidates(b, changed, frame, leader),
-                  core.lead_candidates(n.battle, n.terrain, tables, frame["groups"], leader))  # fmt: skip
+            got = core.lead_candidates(n.battle, n.terrain, tables, frame["groups"], leader)
+            check(s.label, "lead_candidates",
+                  group_orders.lead_candidates(b, changed, frame, leader), got)  # fmt: skip
         for m in b.mechs.values():
             squads = leaders.squad_of(changed, m), leaders.squad_of(default, m)
             differs += squads[0] != squads[1]

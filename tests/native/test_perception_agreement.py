@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _perception_states import (  # noqa: E402
@@ -27,8 +28,13 @@ from _perception_states import (  # noqa: E402
 )
 from _state_compare import same  # noqa: E402
 
-from wargym.native.no_quarter.perception import PerceptionInputs, core, group_rules  # noqa: E402
-from wargym.rules.no_quarter.battle.state import Battle  # noqa: E402
+from wargym.native.no_quarter.perception import (  # noqa: E402
+    PerceptionInputs,
+    core,
+    cover_terrain,
+    group_rules,
+)
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions  # noqa: E402
 from wargym.rules.no_quarter.forces.data import load_rules  # noqa: E402
 from wargym.rules.no_quarter.forces.vocab import Side  # noqa: E402
 from wargym.rules.no_quarter.sight_movement import perception as ref  # noqa: E402
@@ -118,9 +124,19 @@ def check_sample(s: Sample, rng: np.random.Generator) -> dict[str, int]:
         seen["groups"] += sum(len(g) > 1 for g in groups)
         check(s.label, f"form_groups({side.value})", groups,
               core.form_groups(n.battle, n.terrain, n.rules, side.value))  # fmt: skip
-        check(s.label, "form_groups(Side)", groups, core.form_groups(n.battle, n.terrain, n.rules, side))
+        check(
+            s.label,
+            "form_groups(Side)",
+            groups,
+            core.form_groups(n.battle, n.terrain, n.rules, side),
+        )
         for g in groups:
-            check(s.label, f"group_leader({g})", ref.group_leader(b, g), core.group_leader(n.battle, g))
+            check(
+                s.label,
+                f"group_leader({g})",
+                ref.group_leader(b, g),
+                core.group_leader(n.battle, g),
+            )
     ids = [m.id for m in mechs]
     for _ in range(3):
         members = [int(x) for x in rng.choice(ids, size=int(rng.integers(1, len(ids) + 1)))]
@@ -170,14 +186,15 @@ def test_the_native_perception_reads_the_numbers_it_is_handed() -> None:
     changed = dataclasses.replace(rules, leaders=leaders, ranged_combat=ranged)
     tables = group_rules(changed)
     differs = 0
-    variant = [dataclasses.replace(s.battle.options, command_groups=c)
-               for s in [next(skirmish_samples(1))] for c in ("teams", "command_radius")]  # fmt: skip
+    variant = [BattleOptions(command_groups=c) for c in ("teams", "command_radius")]
     for s in skirmish_samples(10, variants=variant, decisions=60, stride=10):
         b, n = s.battle, s.native
         for side in Side:
             groups = ref.form_groups(b, side, changed)
             differs += groups != ref.form_groups(b, side, rules)
-            check(s.label, "form_groups", groups, core.form_groups(n.battle, n.terrain, tables, side))
+            check(
+                s.label, "form_groups", groups, core.form_groups(n.battle, n.terrain, tables, side)
+            )
         for m in b.mechs.values():
             fast = ref.is_fast_moving(changed, m)
             differs += fast != ref.is_fast_moving(rules, m)
@@ -192,3 +209,41 @@ def test_a_native_battle_of_another_state_is_not_confused_with_this_one() -> Non
         mixed = PerceptionInputs(first.native.battle, s.native.terrain, s.native.cover,
                                  s.native.rules)  # fmt: skip
         assert core.bodies(mixed.battle) == core.bodies(first.native.battle)
+
+
+def test_the_native_cover_reads_the_table_it_is_handed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Change table 17.2 (what gives cover, conceals, and the "behind" rows): both follow."""
+    from wargym.rules.no_quarter.battlefield.terrain_tables import cover_config
+    from wargym.rules.no_quarter.forces.vocab import Terrain
+    from wargym.rules.no_quarter.sight_movement import sight
+
+    default = cover_config()
+    both = frozenset({"cover", "concealment"})
+    changed = dataclasses.replace(
+        default,
+        inside_stationary={**default.inside_stationary, Terrain.HILL: both, Terrain.ROUGH: both},
+        inside_moving={**default.inside_moving, Terrain.HILL: both, Terrain.WOODS: both},
+        behind_building_cover=not default.behind_building_cover,
+        behind_mech_cover=not default.behind_mech_cover,
+    )
+    monkeypatch.setattr(sight, "cover_config", lambda: changed)
+    sight._concealing.cache_clear()
+    monkeypatch.setattr(sight, "_concealing", lambda: changed.concealing())
+    differs = 0
+    for s in skirmish_samples(8, decisions=40, stride=8, seed=5):
+        b = s.battle  # read back from its document: a fresh battlefield memo
+        cover = cover_terrain(b.battlefield, changed)
+        old = cover_terrain(b.battlefield)
+        for m in b.mechs.values():
+            got = core.concealed(s.native.battle, cover, m.id)
+            differs += got != core.concealed(s.native.battle, old, m.id)
+            check(s.label, f"concealed({m.id})", ref.concealed(b, m), got)
+            for o in b.mechs.values():
+                if o.id != m.id:
+                    got = core.in_cover_from(s.native.battle, s.native.terrain, cover, m.id, o.id)
+                    was = core.in_cover_from(s.native.battle, s.native.terrain, old, m.id, o.id)
+                    differs += got != was
+                    check(
+                        s.label, f"in_cover_from({m.id}, {o.id})", ref.in_cover_from(b, m, o), got
+                    )
+    assert differs > 0

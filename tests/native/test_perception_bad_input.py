@@ -87,8 +87,16 @@ TYPE_CASES: list[tuple[str, Callable[[], object], str]] = [
     ("organization of a dict", lambda: rules_with(organization={}), "organization"),
     ("a row of text", lambda: rules_with(organization=["abc"] * 6), "organization[0]"),
     ("a radius of text", lambda: rules_with(command_radius_inches="8"), "command_radius_inches"),
-    ("a LOS flag of 1", lambda: rules_with(cohesion_link_requires_los=1), "cohesion_link_requires_los"),
-    ("a succession kind of 1", lambda: rules_with(succession=[[(1, 0, "x")]] * 4), "succession[0][0]"),
+    (
+        "a LOS flag of 1",
+        lambda: rules_with(cohesion_link_requires_los=1),
+        "cohesion_link_requires_los",
+    ),
+    (
+        "a succession kind of 1",
+        lambda: rules_with(succession=[[(1, 0, "x")]] * 4),
+        "succession[0][0]",
+    ),
     ("twists of floats", lambda: rules_with(twists=[0.0]), "twists[0]"),
     ("rectangles as a list", lambda: cover_with(concealing=[[0, 0, 1, 1]]), "concealing"),
     ("rectangles of 3 columns", lambda: cover_with(cover_moving=np.zeros((1, 3))), "cover_moving"),
@@ -104,7 +112,11 @@ VALUE_CASES: list[tuple[str, Callable[[], object], str]] = [
     ("a side 'green'", lambda: core.form_groups(B, T, R, "green"), "side"),
     ("a huge side", lambda: core.higher_leaders(B, HUGE), "side"),
     ("a NaN position", lambda: core.visible_enemies(B, T, 0, (float("nan"), 1.0), 0.0), "pos[0]"),
-    ("an infinite facing", lambda: core.visible_from(B, T, 0, (1.0, 1.0), float("inf"), 4), "facing"),
+    (
+        "an infinite facing",
+        lambda: core.visible_from(B, T, 0, (1.0, 1.0), float("inf"), 4),
+        "facing",
+    ),
     ("NaN inches", lambda: core.linked(B, T, 0, 1, float("nan"), True), "inches"),
     ("no members", lambda: core.group_leader(B, []), "members"),
     ("an unknown member", lambda: core.group_leader(B, [0, 99]), "members"),
@@ -123,10 +135,18 @@ VALUE_CASES: list[tuple[str, Callable[[], object], str]] = [
     ("a zero squad size", lambda: rules_with(organization=[(0, 2, 2)] * 6), "organization[0][0]"),
     ("red teams 0", lambda: rules_with(red_teams=0), "red_teams"),
     ("a NaN radius", lambda: rules_with(cohesion_link_inches=float("nan")), "cohesion_link_inches"),
-    ("an unknown succession kind", lambda: rules_with(succession=[[("x", 0, "x")]] * 4), "succession[0][0]"),
+    (
+        "an unknown succession kind",
+        lambda: rules_with(succession=[[("x", 0, "x")]] * 4),
+        "succession[0][0]",
+    ),
     ("17 attribute modifiers", lambda: rules_with(attribute_rep=[0] * 17), "attribute_rep"),
     ("a NaN rectangle", lambda: cover_with(concealing=np.full((1, 4), np.nan)), "concealing"),
-    ("x1 below x0", lambda: cover_with(cover_stationary=np.array([[2.0, 0, 1, 1]])), "cover_stationary"),
+    (
+        "x1 below x0",
+        lambda: cover_with(cover_stationary=np.array([[2.0, 0, 1, 1]])),
+        "cover_stationary",
+    ),
 ]
 
 

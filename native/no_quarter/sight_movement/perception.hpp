@@ -40,6 +40,8 @@ struct PerceptionTables {
 // reference's literal 1e-6: a float tolerance, not a rules number).
 inline constexpr double kContactSlack = 1e-6;
 
+// The battle with the bases it holds now: make a new Scene after anything moves or leaves
+// play (as Battle.apply drops the reference's cache).
 struct Scene {
     const Battle& battle;
     const SightTerrain& terrain;
