@@ -50,9 +50,7 @@ struct Decision {
     std::optional<std::int64_t> mech;
 };
 
-// vocab.py MeleeAttack (§18.3), in the reference's order.
-enum class MeleeAttack : std::uint8_t { punch, kick };
-inline constexpr Vocab<MeleeAttack, 2> kMeleeAttack{"MeleeAttack", {"punch", "kick"}};
+// MeleeAttack (§18.3) is in forces/vocab.hpp.
 
 // Points compare as the reference's (x, y) tuples do.
 inline bool same_point(Point a, Point b) { return a.x == b.x && a.y == b.y; }

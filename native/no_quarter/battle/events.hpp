@@ -33,18 +33,16 @@ namespace wargym::no_quarter {
 
 namespace events {
 
-// The vocab.py enums only events hold (the Python enum's values, in order). They sit in
-// this namespace so that a mirror elsewhere cannot clash; vocab.hpp is their final home.
-enum class ReactionResult : std::uint8_t { carry_on, duck_back, leave_battlefield, fire, rush_shot };
-enum class ReactionTest : std::uint8_t { fired_on, takes_damage, mech_down };
-enum class MeleeAttack : std::uint8_t { punch, kick };
+// The vocab.py enums events hold: forces/vocab.hpp's. Aspect (front, flank, rear) is still
+// events' own until the events and geometry.hpp's Aspect are unified.
+using no_quarter::MeleeAttack;  // forces/vocab.hpp
+using no_quarter::ReactionResult;
+using no_quarter::ReactionTest;
 enum class Aspect : std::uint8_t { front, flank, rear };
 
-inline constexpr Vocab<ReactionResult, 5> kReactionResult{
-    "ReactionResult", {"carry_on", "duck_back", "leave_battlefield", "fire", "rush_shot"}};
-inline constexpr Vocab<ReactionTest, 3> kReactionTest{
-    "ReactionTest", {"fired_on", "takes_damage", "mech_down"}};
-inline constexpr Vocab<MeleeAttack, 2> kMeleeAttack{"MeleeAttack", {"punch", "kick"}};
+using no_quarter::kMeleeAttack;
+using no_quarter::kReactionResult;
+using no_quarter::kReactionTest;
 inline constexpr Vocab<Aspect, 3> kAspect{"Aspect", {"front", "flank", "rear"}};
 
 

@@ -25,13 +25,13 @@
 #include <vector>
 
 #include "../../dice.hpp"
+#include "actions.hpp"
+#include "events.hpp"
 #include "frames.hpp"
 #include "state.hpp"
 
 namespace wargym::no_quarter {
 
-struct Event;        // battle/events.hpp (being ported): one event of events.py
-struct Action;       // actions.py's actions (not mirrored yet)
 struct RulesTables;  // forces/data.py NoQuarterRules, handed in by the glue (being ported)
 
 // game.MAX_STEPS_PER_CALL (an engine safety valve, not a rule; a test checks the twin).
@@ -49,7 +49,7 @@ public:
 class EventSink {
 public:
     virtual ~EventSink() = default;
-    virtual void record(const Event& event) = 0;
+    virtual void record(const events::Event& event) = 0;
 };
 
 struct Ctx;
@@ -83,13 +83,13 @@ struct Ctx {
     std::optional<std::vector<ReactEntry>> collecting;
     bool guarded = false;  // ctx.guard is not None (luck.run_unit; not ported)
 
-    // Ctx.emit: apply ``event`` to the battle (events.hpp's apply_event, found by ADL) and
-    // record it if a sink is set.
+    // Ctx.emit: apply ``event`` (one of events.hpp's structs) to the battle (events::apply,
+    // Battle.apply's branch for it) and record it if a sink is set.
     template <class E>
     void emit(const E& event) {
-        apply_event(battle, event);
+        events::apply(battle, event);
         ++emitted;
-        if (sink) sink->record(event);
+        if (sink) sink->record(events::Event{event});
     }
     // Ctx.push: start a sub-procedure on top of the stack.
     FrameRef push(Frame frame) { return battle.frames.push(std::move(frame)); }

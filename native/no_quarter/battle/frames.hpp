@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "../../serial.hpp"
+#include "../forces/records.hpp"
 #include "../forces/vocab.hpp"
 
 namespace wargym::no_quarter {
@@ -49,15 +50,7 @@ inline constexpr Vocab<FrameKind, kFrameKinds> kFrameKind{
     {"turn", "phase", "group", "mech", "insight", "fire", "react", "charge", "melee", "charges",
      "objective", "pefs", "pause"}};
 
-// vocab.py ReactionTest, MeleeAttack; records.py ChargeOutcome (values in the enums' order)
-enum class ReactionTest : std::uint8_t { fired_on, takes_damage, mech_down };
-inline constexpr Vocab<ReactionTest, 3> kReactionTest{
-    "ReactionTest", {"fired_on", "takes_damage", "mech_down"}};
-enum class MeleeAttack : std::uint8_t { punch, kick };
-inline constexpr Vocab<MeleeAttack, 2> kMeleeAttack{"MeleeAttack", {"punch", "kick"}};
-enum class ChargeOutcome : std::uint8_t { target_holds_fire, target_fires, target_rush_shot };
-inline constexpr Vocab<ChargeOutcome, 3> kChargeOutcome{
-    "ChargeOutcome", {"no_fire", "fire", "rush_shot"}};
+// ReactionTest and MeleeAttack are in forces/vocab.hpp, ChargeOutcome in forces/records.hpp.
 
 // The stages (and modes) each kind's handler writes: validity_parts._frame_kinds' one_of lists.
 enum class TurnStage : std::uint8_t { done };

@@ -16,13 +16,13 @@
 
 #include "../forces/leaders.hpp"
 #include "../sight_movement/perception.hpp"
+#include "frames.hpp"
 #include "state.hpp"
 
 namespace wargym::no_quarter {
 
-// The stages of the phase frame that group_orders decides between.
-enum class PhaseStage : std::uint8_t { lead, split, choose };
-inline constexpr Vocab<PhaseStage, 3> kPhaseStage{"stage", {"lead", "split", "choose"}};
+// The stages of the phase frame that group_orders decides between (lead, split, choose) are
+// frames.hpp's PhaseStage.
 
 struct GroupOption {
     enum class Kind : std::uint8_t { lead_team, lead_done, split_off, keep_groups };

@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "records.hpp"
 #include "vocab.hpp"
 #include "../sight_movement/geometry.hpp"  // Aspect (front, flank, rear)
 
@@ -17,14 +18,11 @@ namespace wargym::no_quarter {
 
 // The combat enums of forces/vocab.py and forces/records.py, in the reference's order
 // (combat_vocabulary() hands them to tests/native/test_combat_agreement.py, which compares them).
-enum class ReactionResult : std::uint8_t { carry_on, duck_back, leave_battlefield, fire, rush_shot };
-enum class ReactionTest : std::uint8_t { fired_on, takes_damage, mech_down };
-enum class MeleeAttack : std::uint8_t { punch, kick };
+// (ReactionResult, ReactionTest and MeleeAttack are in vocab.hpp, ChargeOutcome in records.hpp.)
 enum class CriticalKind : std::uint8_t {
     head_blown_off, pilot_test_head, arm_blown_off, arm_weapon_lost, chest_roll, random_item_lost,
     gut_inoperable, leg_blown_off, leg_speed_halved
 };
-enum class ChargeOutcome : std::uint8_t { target_holds_fire, target_fires, target_rush_shot };
 // The circumstances of table 17.4's conditional rows (data_combat.RANGED_CONDITIONS), as bits.
 enum class RangedCondition : std::uint8_t {
     shooter_fast_moving, rush_shot, target_in_cover, target_prone, target_fast_moving
@@ -41,18 +39,12 @@ inline constexpr std::size_t kAspects = 3;       // len(Aspect)
 inline constexpr std::size_t kPassRows = 3;
 
 // Each enum's values (the members' .value) in the reference's order.
-inline constexpr Vocab<ReactionResult, 5> kReactionResult{
-    "ReactionResult", {"carry_on", "duck_back", "leave_battlefield", "fire", "rush_shot"}};
-inline constexpr Vocab<ReactionTest, kReactionTests> kReactionTest{
-    "ReactionTest", {"fired_on", "takes_damage", "mech_down"}};
-inline constexpr Vocab<MeleeAttack, 2> kMeleeAttack{"MeleeAttack", {"punch", "kick"}};
+static_assert(kReactionTest.size == kReactionTests);
 inline constexpr Vocab<Aspect, kAspects> kAspect{"Aspect", {"front", "flank", "rear"}};
 inline constexpr Vocab<CriticalKind, 9> kCriticalKind{
     "CriticalKind",
     {"head_blown_off", "pilot_test_head", "arm_blown_off", "arm_weapon_lost", "chest_roll",
      "random_item_lost", "gut_inoperable", "leg_blown_off", "leg_speed_halved"}};
-inline constexpr Vocab<ChargeOutcome, 3> kChargeOutcome{
-    "ChargeOutcome", {"no_fire", "fire", "rush_shot"}};
 inline constexpr Vocab<RangedCondition, 5> kRangedCondition{
     "RANGED_CONDITIONS",
     {"shooter_fast_moving", "rush_shot", "target_in_cover", "target_prone", "target_fast_moving"}};

@@ -13,6 +13,11 @@
 
 namespace wargym::no_quarter {
 
+// records.py ChargeOutcome (§18.1): what a charged mech does, by its value.
+enum class ChargeOutcome : std::uint8_t { target_holds_fire, target_fires, target_rush_shot };
+inline constexpr Vocab<ChargeOutcome, 3> kChargeOutcome{
+    "ChargeOutcome", {"no_fire", "fire", "rush_shot"}};
+
 // ONE physical weapon or item on a mech (MountedItem, ruling D21).
 struct MountedItem {
     ItemType item{};
