@@ -5,17 +5,15 @@ from typing import Any
 MAX_DICE_PER_ROLL: int
 
 no_quarter: Any
-"""The No Quarter mirrors (geometry, sight, the battle state ``Battle``/``StateLimits``): typed
-through wargym.native.no_quarter's glue (``NativeBattle``, ``battle_from_dict``). Its submodule
+"""The No Quarter mirrors (geometry, sight, the battle state ``Battle``/``StateLimits``, and
+``perception``: perception, leaders, activation Rep, group orders): typed through
+wargym.native.no_quarter's glue (``NativeBattle``, ``battle_from_dict``). Its submodule
 ``combat`` (the combat resolvers, ``CombatTables``) is typed through
 wargym.native.no_quarter.combat and .combat_tables."""
 
 fuzz: Any
 """Only in a fuzzing build (``-DWARGYM_FUZZ=ON``, ``make sanitize``): ``begin()``, ``end()`` (the
 coverage buckets reached since ``begin``) and ``BUCKETS`` (native/fuzz/coverage.hpp)."""
-"""The No Quarter mirrors (geometry, sight, the battle state ``Battle``/``StateLimits``, and
-``perception``: perception, leaders, activation Rep, group orders): typed
-through wargym.native.no_quarter's glue (``NativeBattle``, ``battle_from_dict``)."""
 
 class RandomDice:
     """The core's seeded d6 generator (xoshiro256**; not numpy's stream)."""

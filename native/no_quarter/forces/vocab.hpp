@@ -69,4 +69,14 @@ inline constexpr Vocab<ItemType, 14> kItemType{
      "melee_weapon", "ppg", "rocket_launcher_2", "rocket_launcher_3", "jump_jets", "ews_1",
      "ews_2"}};
 
+// vocab.py ReactionResult, ReactionTest, MeleeAttack (§15-§18), the values in the reference's order.
+enum class ReactionResult : std::uint8_t { carry_on, duck_back, leave_battlefield, fire, rush_shot };
+enum class ReactionTest : std::uint8_t { fired_on, takes_damage, mech_down };
+enum class MeleeAttack : std::uint8_t { punch, kick };
+inline constexpr Vocab<ReactionResult, 5> kReactionResult{
+    "ReactionResult", {"carry_on", "duck_back", "leave_battlefield", "fire", "rush_shot"}};
+inline constexpr Vocab<ReactionTest, 3> kReactionTest{
+    "ReactionTest", {"fired_on", "takes_damage", "mech_down"}};
+inline constexpr Vocab<MeleeAttack, 2> kMeleeAttack{"MeleeAttack", {"punch", "kick"}};
+
 }  // namespace wargym::no_quarter
