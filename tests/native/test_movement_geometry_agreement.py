@@ -15,6 +15,7 @@ import math
 import sys
 from pathlib import Path
 from collections import Counter
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -28,9 +29,10 @@ from wargym.native.no_quarter import movement as nm  # noqa: E402
 from wargym.rules.no_quarter.battlefield import roads, terrain, terrain_tables  # noqa: E402
 from wargym.rules.no_quarter.battlefield.terrain import EDGES, Battlefield, Feature  # noqa: E402
 from wargym.rules.no_quarter.forces.vocab import Terrain  # noqa: E402
-from wargym.rules.no_quarter.sight_movement import jump_landing  # noqa: E402
+from wargym.rules.no_quarter.sight_movement import facing, jump_landing  # noqa: E402
 from wargym.rules.no_quarter.sight_movement import movement_geometry as mg  # noqa: E402
 from wargym.rules.no_quarter.sight_movement.geometry import lattice_offsets, unit  # noqa: E402
+from wargym.rules.no_quarter.sight_movement.perception import TWISTS  # noqa: E402
 
 core = nm.core
 BATTLEFIELDS = 40
@@ -239,3 +241,23 @@ def test_the_native_movement_reads_the_tables_it_is_handed(monkeypatch: pytest.M
     with_defaults = original(woods, nm.move_tables())
     assert core.deep_water_allowance(with_defaults, 10.0) != mg.deep_water_allowance(10.0)
     assert core.deep_water_allowance(nm.move_terrain(woods), 10.0) == mg.deep_water_allowance(10.0)
+
+
+def test_the_face_options_and_the_built_in_choice_agree() -> None:
+    rng = np.random.default_rng(1703)
+    for _ in range(300):
+        heading = (
+            float(rng.choice([0.0, 45.0, 90.0, 180.0, 359.5, 44.5]))
+            if rng.random() < 0.5
+            else float(rng.uniform(0.0, 360.0))
+        )
+        turn = bool(rng.random() < 0.7)
+        mech = SimpleNamespace(id=3, heading=heading, pos=point(rng))
+        options = facing.face_options(mech, turn)  # type: ignore[arg-type]
+        rows = [(f.heading, f.twist) for f in options]
+        assert bits(core.face_options(heading, turn, facing.HEADINGS, TWISTS)) == bits(rows)
+        target = point(rng) if rng.random() < 0.8 else mech.pos
+        chosen = facing.face_toward(options, mech, target)  # type: ignore[arg-type]
+        index = core.face_toward(rows, mech.pos, heading, target)
+        assert options[index] == chosen, (heading, turn, target)
+    assert core.face_toward([], (1.0, 1.0), 0.0, (2.0, 2.0)) is None
