@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
-#include <set>
 #include <tuple>
 
 #include "jump_landing.hpp"
@@ -42,27 +41,33 @@ bool inside(std::span<const Rect> rects, Point p) {  // sight._inside
 
 Point along(Point a, Point u, double s) { return {a.x + u.x * s, a.y + u.y * s}; }
 
-// roads._road_spans
-std::vector<std::pair<double, double>> road_spans(const MoveTerrain& t, Point a, Point b,
-                                                  double length) {
-    std::vector<std::pair<double, double>> spans;
+// roads._road_spans, into spans
+void road_spans(const MoveTerrain& t, Point a, Point b, double length,
+                std::vector<std::pair<double, double>>& spans) {
+    spans.clear();
     for (const Rect& r : t.roads) {
         const auto span = clip_segment_to_rect(a, b, r.x0, r.y0, r.x1, r.y1);
         if (span && (span->second - span->first) * length > kTiny) spans.push_back(*span);
     }
-    return spans;
 }
 
 // roads._covers
-bool covers(std::vector<std::pair<double, double>> spans, double length) {
-    std::sort(spans.begin(), spans.end());
+bool covers(const std::vector<std::pair<double, double>>& spans, double length) {
+    thread_local std::vector<std::pair<double, double>> sorted;
+    sorted.assign(spans.begin(), spans.end());
+    std::sort(sorted.begin(), sorted.end());
     double covered = 0.0;
-    for (const auto& [t0, t1] : spans) {
+    for (const auto& [t0, t1] : sorted) {
         if ((t0 - covered) * length > 1e-6) return false;
         covered = pymax(covered, t1);
     }
     return (1.0 - covered) * length <= 1e-6;
 }
+
+struct Pen {
+    double t0, t1, rate;
+    bool wet;
+};
 
 }  // namespace
 
@@ -143,7 +148,9 @@ bool on_road(const MoveTerrain& t, Point p) {
 bool segment_on_road(const MoveTerrain& t, Point a, Point b) {
     const double length = distance(a, b);
     if (length <= 0.0) return on_road(t, a);
-    return covers(road_spans(t, a, b, length), length);
+    thread_local std::vector<std::pair<double, double>> spans;
+    road_spans(t, a, b, length, spans);
+    return covers(spans, length);
 }
 
 // roads.path_on_road
@@ -162,11 +169,8 @@ std::vector<Span> profile(const MoveTerrain& t, Point a, Point b, std::optional<
     const double length = distance(a, b);
     const double lox = pymin(a.x, b.x), hix = pymax(a.x, b.x);
     const double loy = pymin(a.y, b.y), hiy = pymax(a.y, b.y);
-    struct Pen {
-        double t0, t1, rate;
-        bool wet;
-    };
-    std::vector<Pen> pens;
+    thread_local std::vector<Pen> pens;  // scratch (no allocation once grown)
+    pens.clear();
     for (const HalfSpeed& h : t.half_speed) {
         const Rect& r = h.rect;
         if (r.x1 < lox || r.x0 > hix || r.y1 < loy || r.y0 > hiy) continue;
@@ -182,10 +186,12 @@ std::vector<Span> profile(const MoveTerrain& t, Point a, Point b, std::optional<
             pens.push_back({span->first, span->second, kInf, true});
         }
     }
-    const auto roads = road_spans(t, a, b, length);
+    thread_local std::vector<std::pair<double, double>> roads;
+    road_spans(t, a, b, length, roads);
     const bool speed = on_road ? *on_road : (t.tables.road_per_inch || covers(roads, length));
     // sorted({0.0, 1.0, *t0s, *t1s} | road ends): the set keeps the +0.0 it starts with
-    std::vector<double> cuts{0.0, 1.0};
+    thread_local std::vector<double> cuts;
+    cuts.assign({0.0, 1.0});
     for (const Pen& p : pens) cuts.push_back(p.t0);
     for (const Pen& p : pens) cuts.push_back(p.t1);
     for (const auto& [r0, r1] : roads) {
@@ -227,7 +233,8 @@ std::vector<Span> profile(const MoveTerrain& t, Point a, Point b, std::optional<
 double move_cost(const MoveTerrain& t, Point a, Point b, bool jumping, std::optional<bool> on_road) {
     const double length = distance(a, b);
     if (jumping || length <= 0.0) return length;
-    std::vector<double> parts;
+    thread_local std::vector<double> parts;
+    parts.clear();
     for (const Span& s : profile(t, a, b, on_road)) parts.push_back((s.t1 - s.t0) * length * s.rate);
     return pysum(parts);
 }
@@ -453,7 +460,7 @@ std::vector<Point> terrain_candidates(const MoveTerrain& t, Point pos, double al
                                       std::span<const double> fractions) {
     std::vector<Point> out;
     if (!is_on_table(t, pos, radius)) return out;
-    std::set<std::pair<double, double>> seen;
+    std::vector<std::pair<double, double>> seen;  // at most directions * fractions keys
     const double lo = radius - 1e-9;
     const double hi_x = t.width - radius + 1e-9;
     const double hi_y = t.height - radius + 1e-9;
@@ -473,7 +480,8 @@ std::vector<Point> terrain_candidates(const MoveTerrain& t, Point pos, double al
             // (round(x * 1e6), round(y * 1e6)): nearbyint rounds half to even as round() does
             const std::pair<double, double> key{std::nearbyint(dest.x * 1e6) + 0.0,
                                                 std::nearbyint(dest.y * 1e6) + 0.0};
-            if (!seen.insert(key).second) continue;
+            if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+            seen.push_back(key);
             if (!(lo <= dest.x && dest.x <= hi_x && lo <= dest.y && dest.y <= hi_y)) continue;
             const double lox = pymin(pos.x, dest.x) - radius, hix = pymax(pos.x, dest.x) + radius;
             const double loy = pymin(pos.y, dest.y) - radius, hiy = pymax(pos.y, dest.y) + radius;
