@@ -74,8 +74,11 @@ def main() -> None:
     terrains = [movement.move_terrain(b.battlefield) for b, _, _, _ in pts]
     options = 0
     for (b, nb, mech, frame), t in zip(pts, terrains, strict=True):
-        want = [(o.mech, o.to, o.reverse, o.jump) for o in game._distinct(flow_mech._moves(b, mech, frame))
-                if isinstance(o, Move)]  # fmt: skip
+        want = [
+            (o.mech, o.to, o.reverse, o.jump)
+            for o in game._distinct(flow_mech._moves(b, mech, frame))
+            if isinstance(o, Move)
+        ]
         assert movement.move_options(nb, frame, t) == want
         options += len(want)
 
@@ -94,9 +97,11 @@ def main() -> None:
             movement.move_options(nb, frame, t)
 
     n = len(pts)
-    rows = [("reference, cold", per_call(cold, n, args.rounds)),
-            ("reference, warm", per_call(warm, n, args.rounds)),
-            ("native", per_call(core, n, args.rounds))]  # fmt: skip
+    rows = [
+        ("reference, cold", per_call(cold, n, args.rounds)),
+        ("reference, warm", per_call(warm, n, args.rounds)),
+        ("native", per_call(core, n, args.rounds)),
+    ]
     native_time = rows[-1][1]
     print(f"{n} mech frames, {options / n:.0f} Move options each on average")
     for label, seconds in rows:

@@ -63,8 +63,15 @@ def decision_points(
         blue, red = FACTIONS[g % len(FACTIONS)], FACTIONS[(g * 5 + 1) % len(FACTIONS)]
         rng = np.random.default_rng(seed + g)
         dice = RandomDice.from_seed(seed + g)
-        battle = new_skirmish(rng, dice, blue=blue, red=red, mechs_per_side=per_side,
-                              stars=g % (per_side + 1), options=options)  # fmt: skip
+        battle = new_skirmish(
+            rng,
+            dice,
+            blue=blue,
+            red=red,
+            mechs_per_side=per_side,
+            stars=g % (per_side + 1),
+            options=options,
+        )
         for step in range(DECISIONS):
             if battle.over:
                 break
@@ -87,8 +94,9 @@ def frames_of(battle: Battle, rng: np.random.Generator) -> list[dict[str, Any]]:
             continue
         spent = float(rng.uniform(0.0, max(mech.speed, 1)))
         for moved, used in ((False, 0.0), (True, spent), (False, spent), (True, mech.speed)):
-            out.append({"kind": "mech", "mech": mech.id, "stage": "action", "spent": used,
-                        "moved": moved})  # fmt: skip
+            out.append(
+                {"kind": "mech", "mech": mech.id, "stage": "action", "spent": used, "moved": moved}
+            )
     return out
 
 
@@ -118,8 +126,11 @@ def test_the_native_move_options_are_the_reference_ones() -> None:
             and frame is not None
             and frame["kind"] == "mech"
         ):
-            legal = [(o.mech, o.to, o.reverse, o.jump)
-                     for o in game.legal_actions(battle) if isinstance(o, Move)]  # fmt: skip
+            legal = [
+                (o.mech, o.to, o.reverse, o.jump)
+                for o in game.legal_actions(battle)
+                if isinstance(o, Move)
+            ]
             got = nm.move_options(native, frame, terrain)
             assert bits(got) == bits(legal), f"{label}: the mech's action"
             kinds["real decisions"] += 1
@@ -130,8 +141,17 @@ def test_the_native_move_options_are_the_reference_ones() -> None:
             got = nm.move_options(native, synthetic, terrain)
             assert bits(got) == bits(expected), f"{label}: frame {synthetic}"
             count_kinds(kinds, battle, expected)
-    for kind in ("real decisions", "walk", "reverse", "jump", "into deep water", "roads",
-                 "half speed", "fog", "no moves"):  # fmt: skip
+    for kind in (
+        "real decisions",
+        "walk",
+        "reverse",
+        "jump",
+        "into deep water",
+        "roads",
+        "half speed",
+        "fog",
+        "no moves",
+    ):
         assert kinds[kind] > 0, f"no {kind} among {kinds}"
 
 
@@ -185,8 +205,9 @@ def test_planning_bodies_and_bumps_agree_under_fog() -> None:
         for mech in battle.mechs.values():
             if mech.removed is not None:
                 continue
-            expected = [(b.id, b.pos[0], b.pos[1], b.radius)
-                            for b in bumping.planning_bodies(battle, mech)]  # fmt: skip
+            expected = [
+                (b.id, b.pos[0], b.pos[1], b.radius) for b in bumping.planning_bodies(battle, mech)
+            ]
             got = nm.core.planning_bodies(terrain, native, mech.id)
             assert bits(got) == bits(expected), f"{label}: mech {mech.id}"
             for other in battle.mechs.values():

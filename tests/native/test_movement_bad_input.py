@@ -35,10 +35,18 @@ NAN = float("nan")
 
 def terrain(**changes: Any) -> Any:
     args: dict[str, Any] = dict(
-        width=36.0, height=36.0, buildings=E4, half_speed=np.zeros((0, 6)), deep_core=E4,
-        roads=E4, concealing=E4, cover_moving=E4, cover_stationary=E4,
-        sight=nnq.sight_terrain(Battlefield()), tables=nm.move_tables(),
-    )  # fmt: skip
+        width=36.0,
+        height=36.0,
+        buildings=E4,
+        half_speed=np.zeros((0, 6)),
+        deep_core=E4,
+        roads=E4,
+        concealing=E4,
+        cover_moving=E4,
+        cover_stationary=E4,
+        sight=nnq.sight_terrain(Battlefield()),
+        tables=nm.move_tables(),
+    )
     args.update(changes)
     return m.MoveTerrain(**args)
 
@@ -209,4 +217,4 @@ def test_the_battle_frame_and_terrain_stay_unchanged_and_usable_after_a_refused_
     with pytest.raises(NativeArgumentError):
         m.move_options(T, NATIVE, bad)
     assert m.move_options(T, NATIVE, FRAME) == before and before
-    assert NATIVE.to_dict() == data and FRAME == kept
+    assert NATIVE.to_dict() == data and kept == FRAME

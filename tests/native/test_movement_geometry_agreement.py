@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 import math
 import sys
-from pathlib import Path
 from collections import Counter
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -115,8 +115,15 @@ def agree(seed: int, battlefields: int, queries: int) -> Counter[str]:
             mover = int(rng.integers(-1, len(bases) + 1))
             bad_jump = jump if rng.random() < 0.9 else int(rng.integers(-1, 4))
             off = bool(rng.random() < 0.2)
-            problem = mg.path_problem(bf, path, mover_id=mover, bodies=bases, radius=radius,
-                                      jump_segment=bad_jump, allow_off_table=off)  # fmt: skip
+            problem = mg.path_problem(
+                bf,
+                path,
+                mover_id=mover,
+                bodies=bases,
+                radius=radius,
+                jump_segment=bad_jump,
+                allow_off_table=off,
+            )
             assert core.path_problem(t, path, mover, rows, radius, bad_jump, off) == problem, where
             seen[" ".join(str(problem).split(" ")[:2])] += 1
             others = [x for x in bases if x.id != mover]
@@ -124,35 +131,57 @@ def agree(seed: int, battlefields: int, queries: int) -> Counter[str]:
                 bf, a, b, others, radius
             ), where
             edge = [None, *EDGES][int(rng.integers(5))]
-            assert bits(core.furthest_clear(t, a, u, allowance, nm.bases(others), radius, edge)) == bits(
-                mg._furthest_clear(bf, a, u, allowance, others, radius, edge)
-            ), where  # fmt: skip
+            assert bits(
+                core.furthest_clear(t, a, u, allowance, nm.bases(others), radius, edge)
+            ) == bits(mg._furthest_clear(bf, a, u, allowance, others, radius, edge)), where
             assert core.beyond_edge(t, b, edge) == jump_landing.beyond_edge(bf, b, edge)
             assert core.landing_ok(t, b, allowance, nm.bases(others), radius, edge) == (
                 jump_landing.landing_ok(bf, b, allowance, others, radius, edge)
             ), where
-            assert bits(core.furthest_landing(t, a, u, allowance, nm.bases(others), radius, edge)) == bits(
-                jump_landing.furthest_landing(bf, a, u, allowance, others, radius, edge)
-            ), where  # fmt: skip
+            assert bits(
+                core.furthest_landing(t, a, u, allowance, nm.bases(others), radius, edge)
+            ) == bits(jump_landing.furthest_landing(bf, a, u, allowance, others, radius, edge)), (
+                where
+            )
             if q % 4 == 0:
                 directions = int(rng.choice([4, 8, 16]))
                 fractions = [(0.25, 0.5, 0.75, 1.0), (1.0,), (0.5, 1.0)][int(rng.integers(3))]
                 assert bits(
-                    core.move_candidates(t, a, allowance, mover, rows, radius, directions, fractions)
+                    core.move_candidates(
+                        t, a, allowance, mover, rows, radius, directions, fractions
+                    )
                 ) == bits(
-                    mg.move_candidates(bf, a, allowance=allowance, mover_id=mover, bodies=bases,
-                                       radius=radius, directions=directions, fractions=fractions)
-                ), where  # fmt: skip
+                    mg.move_candidates(
+                        bf,
+                        a,
+                        allowance=allowance,
+                        mover_id=mover,
+                        bodies=bases,
+                        radius=radius,
+                        directions=directions,
+                        fractions=fractions,
+                    )
+                ), where
                 enemy = None if rng.random() < 0.2 else somewhere(rng, bf)
                 home = None if rng.random() < 0.7 else EDGES[int(rng.integers(4))]
                 found = core.nearest_edge_away(t, a, enemy, home)
                 assert found == mg.nearest_edge_away(bf, a, enemy, home), where
                 jets = bool(rng.random() < 0.5)
                 dist = float(rng.uniform(0.0, 12.0))
-                left = mg.leave_move_to(bf, a, found, dist, mover_id=mover, bodies=bases,
-                                        radius=radius, jump_jets=jets)  # fmt: skip
+                left = mg.leave_move_to(
+                    bf, a, found, dist, mover_id=mover, bodies=bases, radius=radius, jump_jets=jets
+                )
                 assert bits(core.leave_move_to(t, a, found, dist, mover, rows, radius, jets)) == (
                     bits(left)
+                ), where
+                assert bits(
+                    nm.move_toward_edge(
+                        t, a, found, dist, mover_id=mover, bodies=bases, radius=radius
+                    )
+                ) == bits(
+                    mg.move_toward_edge(
+                        bf, a, found, dist, mover_id=mover, bodies=bases, radius=radius
+                    )
                 ), where
                 seen["left the table"] += left[1]
                 seen["jumped leaving"] += left[2]
@@ -161,30 +190,68 @@ def agree(seed: int, battlefields: int, queries: int) -> Counter[str]:
     return seen
 
 
-def duck_back(rng: np.random.Generator, bf: Battlefield, t: Any, pos: Any, bases: Any,
-              radius: float, where: str) -> str:  # fmt: skip
+def duck_back(
+    rng: np.random.Generator,
+    bf: Battlefield,
+    t: Any,
+    pos: Any,
+    bases: Any,
+    radius: float,
+    where: str,
+) -> str:
     cause = near_by(rng, pos, 20.0)
     speed = float(rng.integers(0, 9))
     options = {
-        "max_dist": min(6.0, speed), "speed": speed, "mover_id": -1, "cause_id": -2,
-        "radius": radius, "cause_has_ews": bool(rng.random() < 0.3),
-        "moved_this_turn": bool(rng.random() < 0.5), "step": float(rng.choice([0.5, 1.0])),
+        "max_dist": min(6.0, speed),
+        "speed": speed,
+        "mover_id": -1,
+        "cause_id": -2,
+        "radius": radius,
+        "cause_has_ews": bool(rng.random() < 0.3),
+        "moved_this_turn": bool(rng.random() < 0.5),
+        "step": float(rng.choice([0.5, 1.0])),
         "jump_jets": bool(rng.random() < 0.5),
-    }  # fmt: skip
+    }
+    assert bits(nm.duck_back_destination(t, pos, cause, bodies=bases, **options)) == bits(
+        mg.duck_back_destination(bf, pos, cause, bodies=bases, **options)
+    ), where
     want = mg.duck_back_move(bf, pos, cause, bodies=bases, **options)
     got = core.duck_back_move(
-        t, pos, cause, options["max_dist"], speed, -1, -2, nm.bases(bases), radius,
-        options["cause_has_ews"], options["moved_this_turn"], options["step"], options["jump_jets"],
-    )  # fmt: skip
+        t,
+        pos,
+        cause,
+        options["max_dist"],
+        speed,
+        -1,
+        -2,
+        nm.bases(bases),
+        radius,
+        options["cause_has_ews"],
+        options["moved_this_turn"],
+        options["step"],
+        options["jump_jets"],
+    )
     assert bits(got) == bits(want), f"{where}: duck back {options}"
     return "jumped" if want[1] else "stayed" if want[0] == pos else "walked"
 
 
 def test_the_movement_geometry_agrees_on_random_inputs() -> None:
     seen = agree(1700, BATTLEFIELDS, 40)
-    for kind in ("infinite cost", "half speed", "None", "leaves the", "overlaps building",
-                 "overlaps mech", "passes through", "no segment", "left the table",
-                 "jumped leaving", "duck back jumped", "duck back stayed", "duck back walked"):  # fmt: skip
+    for kind in (
+        "infinite cost",
+        "half speed",
+        "None",
+        "leaves the",
+        "overlaps building",
+        "overlaps mech",
+        "passes through",
+        "no segment",
+        "left the table",
+        "jumped leaving",
+        "duck back jumped",
+        "duck back stayed",
+        "duck back walked",
+    ):
         assert seen[kind] > 0, f"no {kind!r} among {seen}"
 
 
