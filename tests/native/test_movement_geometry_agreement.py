@@ -260,8 +260,9 @@ def test_lattice_offsets_and_rounding_agree() -> None:
     for max_dist, step in ((6.0, 0.5), (0.0, 0.5), (3.3, 0.25), (5.0, 1.0), (2.0, 0.3)):
         got = core.lattice_offsets(max_dist, step)
         assert bits(got) == bits(list(lattice_offsets(max_dist, step))), (max_dist, step)
-    halves = [k / 2000.0 for k in range(-4001, 4001, 7)] + [2.675, 0.0005, -0.0005, -0.0]
-    values = halves + [float(v) for v in rng.uniform(-40.0, 40.0, 2000)]
+    halves = [k / 2000.0 for k in range(-4001, 4001, 7)] + [2.675, 0.0005, -0.0005, -0.0, 1e-300]
+    nines = [k + 5e-10 for k in range(-6, 7)] + [math.hypot(i * 0.25, 3.5) for i in range(40)]
+    values = halves + nines + [float(v) for v in rng.uniform(-40.0, 40.0, 2000)]
     for v in values:
         for digits in (3, 9):
             assert bits(core.py_round(v, digits)) == bits(round(v, digits)), (v, digits)

@@ -16,11 +16,13 @@ double pyround(double x, int ndigits) {
     double scale = 1.0;
     for (int i = 0; i < ndigits; ++i) scale *= 10.0;
     const double y = x * scale;
-    // y is x * 10^n within 2^-53 |y| <= 2.4e-7: away from a half, its nearest integer is the
-    // exact value's, and r / 10^n is the double nearest that decimal, as CPython's round gives.
-    if (std::fabs(y) < 2147483648.0) {
-        const double frac = std::fabs(y - std::trunc(y));
-        if (std::fabs(frac - 0.5) > 1e-6) return std::nearbyint(y) / scale;
+    // y is x * 10^n within half an ulp (|y| 2^-53): further than twice that from a half, the
+    // nearest integer of y is the exact value's, and r / 10^n is the double nearest that
+    // decimal, as CPython's round (correctly rounded decimal, then strtod) gives.
+    const double ay = std::fabs(y);
+    if (ay < 4503599627370496.0) {  // 2^52: ay - floor(ay) is exact
+        const double frac = ay - std::floor(ay);
+        if (std::fabs(frac - 0.5) > ay * 0x1p-52) return std::nearbyint(y) / scale;
     }
     // Near a half: the correctly rounded decimal (glibc and CPython both round half to even).
     char buf[512];
