@@ -218,3 +218,188 @@ def test_the_battle_frame_and_terrain_stay_unchanged_and_usable_after_a_refused_
         m.move_options(T, NATIVE, bad)
     assert m.move_options(T, NATIVE, FRAME) == before and before
     assert NATIVE.to_dict() == data and kept == FRAME
+
+
+P = (5.0, 5.0)
+U = (1.0, 0.0)
+B = [(1, 9.0, 9.0, 0.5)]
+GOOD_TERRAIN_ARGS: dict[str, Any] = dict(
+    width=36.0,
+    height=36.0,
+    buildings=E4,
+    half_speed=np.zeros((0, 6)),
+    deep_core=E4,
+    roads=E4,
+    concealing=E4,
+    cover_moving=E4,
+    cover_stationary=E4,
+    sight=nnq.sight_terrain(Battlefield()),
+    tables=nm.move_tables(),
+)
+SIGNATURES: dict[str, list[tuple[str, str, Any]]] = {
+    # function: (argument, kind, a good value) for every argument, in order; kind "num" and
+    # "point" also get a NaN
+    "MoveTerrain": [
+        (k, "num" if k in ("width", "height") else "", v) for k, v in GOOD_TERRAIN_ARGS.items()
+    ],
+    "py_round": [("x", "num", 1.5), ("ndigits", "", 3)],
+    "profile": [("terrain", "", T), ("a", "point", P), ("b", "point", U), ("on_road", "", None)],
+    "move_cost": [
+        ("terrain", "", T),
+        ("a", "point", P),
+        ("b", "point", U),
+        ("jumping", "", False),
+        ("on_road", "", None),
+    ],
+    "path_cost": [("terrain", "", T), ("path", "", [P, U]), ("jump_segment", "", None)],
+    "enters_deep_water": [("terrain", "", T), ("path", "", [P, U]), ("jump_segment", "", None)],
+    "deep_water_allowance": [("terrain", "", T), ("allowance", "num", 3.0)],
+    "affordable": [
+        ("terrain", "", T),
+        ("a", "point", P),
+        ("u", "point", U),
+        ("max_s", "num", 3.0),
+        ("budget", "num", 3.0),
+    ],
+    "path_problem": [
+        ("terrain", "", T),
+        ("path", "", [P, U]),
+        ("mover_id", "", 0),
+        ("bodies", "", B),
+        ("radius", "num", 0.5),
+        ("jump_segment", "", None),
+        ("allow_off_table", "", False),
+    ],
+    "straight_ok": [
+        ("terrain", "", T),
+        ("a", "point", P),
+        ("c", "point", U),
+        ("others", "", B),
+        ("radius", "num", 0.5),
+    ],
+    "furthest_clear": [
+        ("terrain", "", T),
+        ("a", "point", P),
+        ("u", "point", U),
+        ("max_s", "num", 3.0),
+        ("others", "", B),
+        ("radius", "num", 0.5),
+        ("open_edge", "", None),
+    ],
+    "move_candidates": [
+        ("terrain", "", T),
+        ("pos", "point", P),
+        ("allowance", "num", 3.0),
+        ("mover_id", "", 0),
+        ("bodies", "", B),
+        ("radius", "num", 0.5),
+        ("directions", "", 16),
+        ("fractions", "", [0.5, 1.0]),
+    ],
+    "lattice_offsets": [("max_dist", "num", 2.0), ("step", "num", 0.5)],
+    "duck_back_move": [
+        ("terrain", "", T),
+        ("pos", "point", P),
+        ("cause", "point", U),
+        ("max_dist", "num", 3.0),
+        ("speed", "num", 3.0),
+        ("mover_id", "", 0),
+        ("cause_id", "", 1),
+        ("bodies", "", B),
+        ("radius", "num", 0.5),
+        ("cause_has_ews", "", False),
+        ("moved_this_turn", "", False),
+        ("step", "num", 0.5),
+        ("jump_jets", "", False),
+    ],
+    "nearest_edge_away": [
+        ("terrain", "", T),
+        ("pos", "point", P),
+        ("enemy", "", U),
+        ("home_edge", "", None),
+    ],
+    "leave_move_to": [
+        ("terrain", "", T),
+        ("pos", "point", P),
+        ("edge", "", "north"),
+        ("dist", "num", 3.0),
+        ("mover_id", "", 0),
+        ("bodies", "", B),
+        ("radius", "num", 0.5),
+        ("jump_jets", "", False),
+    ],
+    "beyond_edge": [("terrain", "", T), ("p", "point", P), ("edge", "", None)],
+    "landing_ok": [
+        ("terrain", "", T),
+        ("p", "point", P),
+        ("length", "num", 3.0),
+        ("others", "", B),
+        ("radius", "num", 0.5),
+        ("open_edge", "", None),
+    ],
+    "furthest_landing": [
+        ("terrain", "", T),
+        ("start", "point", P),
+        ("u", "point", U),
+        ("max_s", "num", 3.0),
+        ("others", "", B),
+        ("radius", "num", 0.5),
+        ("open_edge", "", None),
+    ],
+    "face_options": [
+        ("heading", "num", 0.0),
+        ("turn", "", True),
+        ("headings", "", [0.0, 90.0]),
+        ("twists", "", [0, 90]),
+    ],
+    "face_toward": [
+        ("faces", "", [(None, 0)]),
+        ("pos", "point", P),
+        ("heading", "num", 0.0),
+        ("point", "point", U),
+    ],
+    "move_options": [("terrain", "", T), ("battle", "", NATIVE), ("frame", "", FRAME)],
+    "move_problem": [
+        ("terrain", "", T),
+        ("battle", "", NATIVE),
+        ("frame", "", FRAME),
+        ("to", "point", P),
+        ("reverse", "", False),
+        ("jump", "", False),
+    ],
+    "planning_bodies": [("terrain", "", T), ("battle", "", NATIVE), ("mech", "", 0)],
+    "bump": [
+        ("terrain", "", T),
+        ("battle", "", NATIVE),
+        ("mech", "", 0),
+        ("to", "point", P),
+        ("jump", "", False),
+    ],
+}
+ARGUMENTS = [(f, i) for f, spec in SIGNATURES.items() for i in range(len(spec))]
+
+
+def call(function: str, values: list[Any]) -> Any:
+    return getattr(m, function)(*values)
+
+
+def test_every_function_runs_on_its_good_arguments() -> None:
+    for function, spec in SIGNATURES.items():
+        call(function, [v for _, _, v in spec])
+    assert set(SIGNATURES) >= {n for n in dir(m) if not n.startswith("_") and n.islower()}
+
+
+@pytest.mark.parametrize(("function", "index"), ARGUMENTS, ids=[f"{f}-{i}" for f, i in ARGUMENTS])
+def test_every_argument_refuses_a_wrong_type_and_a_nan(function: str, index: int) -> None:
+    spec = SIGNATURES[function]
+    name, kind, _ = spec[index]
+    values = [v for _, _, v in spec]
+    values[index] = object()
+    with pytest.raises(NativeTypeError) as got:
+        call(function, values)
+    assert got.value.argument == name, got.value.argument
+    if kind:
+        values[index] = NAN if kind == "num" else (NAN, 1.0)
+        with pytest.raises(NativeArgumentError) as bad:
+            call(function, values)
+        assert bad.value.argument == (name if kind == "num" else f"{name}[0]"), bad.value.argument
