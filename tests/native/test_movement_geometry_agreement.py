@@ -329,3 +329,58 @@ def test_the_face_options_and_the_built_in_choice_agree() -> None:
         index = core.face_toward(rows, mech.pos, heading, target)
         assert options[index] == chosen, (heading, turn, target)
     assert core.face_toward([], (1.0, 1.0), 0.0, (2.0, 2.0)) is None
+
+
+def test_degenerate_inputs_agree() -> None:
+    """Zero-length moves, points on the table's edges and the features' sides, tiny and zero
+    allowances, one direction, fractions of 0 and above 1, negative distances."""
+    rng = np.random.default_rng(1704)
+    for n in range(5):
+        bf = movement_battlefield(rng)
+        t = nm.move_terrain(bf)
+        bases = bodies(rng, 4)
+        rows = nm.bases(bases)
+        edges = [(0.0, 0.0), (36.0, 36.0), (0.5, 0.5), (35.5, 18.0), (0.5 - 1e-10, 3.0)]
+        sides = [(f.x0, f.y0) for f in bf.features] + [
+            (f.x1, (f.y0 + f.y1) / 2) for f in bf.features
+        ]
+        for p in edges + sides:
+            where = f"battlefield {n} at {p}"
+            assert bits(core.profile(t, p, p)) == bits(roads.profile(bf, p, p)), where
+            assert bits(core.move_cost(t, p, p)) == bits(mg.move_cost(bf, p, p)), where
+            assert bits(core.path_cost(t, [p, p, p], 1)) == bits(
+                mg.path_cost(bf, [p, p, p], jump_segment=1)
+            ), where
+            assert core.path_problem(t, [p, p], -1, rows) == mg.path_problem(
+                bf, [p, p], mover_id=-1, bodies=bases
+            ), where
+            for allowance in (0.0, 1e-9, 2e-9, 0.3, 7.0, -1.0):
+                for directions, fractions in ((1, (1.0,)), (3, (0.0, 0.5, 1.5)), (0, (1.0,))):
+                    assert bits(
+                        core.move_candidates(t, p, allowance, -1, rows, 0.5, directions, fractions)
+                    ) == bits(
+                        mg.move_candidates(
+                            bf,
+                            p,
+                            allowance=allowance,
+                            mover_id=-1,
+                            bodies=bases,
+                            directions=directions,
+                            fractions=fractions,
+                        )
+                    ), (where, allowance, directions, fractions)
+                u = unit(float(rng.uniform(0.0, 360.0)))
+                assert bits(core.affordable(t, p, u, allowance, allowance)) == bits(
+                    mg._affordable(bf, p, u, allowance, allowance)
+                ), where
+                assert bits(core.furthest_clear(t, p, u, allowance, rows, 0.5, None)) == bits(
+                    mg._furthest_clear(bf, p, u, allowance, bases, 0.5)
+                ), where
+                for edge in EDGES:
+                    assert bits(core.leave_move_to(t, p, edge, allowance, -1, rows, 0.5, True)) == (
+                        bits(
+                            mg.leave_move_to(
+                                bf, p, edge, allowance, mover_id=-1, bodies=bases, jump_jets=True
+                            )
+                        )
+                    ), (where, edge, allowance)
