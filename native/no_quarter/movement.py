@@ -122,3 +122,49 @@ def move_problem(
     """``flow_mech.move_problem`` of the move ``to`` (None: legal)."""
     problem: str | None = core.move_problem(terrain, native_battle, frame, to, reverse, jump)
     return problem
+
+
+def move_toward_edge(
+    terrain: Any,
+    pos: tuple[float, float],
+    edge: str,
+    dist: float,
+    *,
+    mover_id: int,
+    bodies: Sequence[Body],
+    radius: float = 0.5,
+) -> tuple[tuple[float, float], bool]:
+    """``movement_geometry.move_toward_edge``: ``leave_move_to`` on foot, ``(position, exited)``."""
+    end, exited, _ = core.leave_move_to(terrain, pos, edge, dist, mover_id, bases(bodies), radius)
+    return end, exited
+
+
+def duck_back_destination(
+    terrain: Any, pos: tuple[float, float], cause: tuple[float, float], **options: Any
+) -> tuple[float, float]:
+    """``movement_geometry.duck_back_destination``: where :func:`duck_back_move` takes the mech."""
+    return duck_back_move(terrain, pos, cause, **options)[0]
+
+
+def duck_back_move(
+    terrain: Any,
+    pos: tuple[float, float],
+    cause: tuple[float, float],
+    *,
+    max_dist: float,
+    speed: float,
+    mover_id: int,
+    cause_id: int,
+    bodies: Sequence[Body],
+    radius: float = 0.5,
+    cause_has_ews: bool = False,
+    moved_this_turn: bool = False,
+    step: float = 0.5,
+    jump_jets: bool = False,
+) -> tuple[tuple[float, float], bool]:
+    """``movement_geometry.duck_back_move`` with the reference's keywords (§15.2.4.1, D9, D28)."""
+    found: tuple[tuple[float, float], bool] = core.duck_back_move(
+        terrain, pos, cause, max_dist, speed, mover_id, cause_id, bases(bodies), radius,
+        cause_has_ews, moved_this_turn, step, jump_jets,
+    )  # fmt: skip
+    return found

@@ -8,10 +8,11 @@
   (``(mech, to, reverse, jump)``, floats bit for bit, in order); where the decision really is a
   mech's action, they equal the Move options of ``game.legal_actions``.
 * ``move_problem`` agrees on random destinations (offered, near, far, reversed, jumped).
-* ``bumping.planning_bodies`` and ``bump`` agree (fog states).
+* ``bumping.planning_bodies`` and ``bump`` agree (fog states); so do each mech's Duck Back
+  and Leave moves, with the arguments the rules pass.
 * ``test_movement_geometry_agreement.py`` covers the geometry functions on random inputs.
 
-``WARGYM_MOVE_GAMES`` raises the number of games (default: one per variant, 40 decisions each).
+``WARGYM_MOVE_GAMES`` raises the number of games (default: one per variant, 30 decisions each).
 """
 
 from __future__ import annotations
@@ -29,17 +30,19 @@ import numpy as np
 from wargym.native import no_quarter as nnq
 from wargym.native.no_quarter import movement as nm
 from wargym.rules.dice import RandomDice
-from wargym.rules.no_quarter.battle import flow_mech, game
+from wargym.rules.no_quarter.battle import consequences, flow_mech, game
 from wargym.rules.no_quarter.battle.actions import DecisionKind, Move
 from wargym.rules.no_quarter.battle.state import Battle
 from wargym.rules.no_quarter.forces.setup import new_skirmish
-from wargym.rules.no_quarter.sight_movement import bumping
+from wargym.rules.no_quarter.sight_movement import bumping, perception
+from wargym.rules.no_quarter.sight_movement import movement_geometry as mg
+from wargym.rules.no_quarter.sight_movement.geometry import distance
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_state_agreement import FACTIONS, VARIANTS  # noqa: E402
 
 GAMES = int(os.environ.get("WARGYM_MOVE_GAMES", str(len(VARIANTS))))
-DECISIONS = 40
+DECISIONS = 30
 """Decisions played per game (the states after each are sampled)."""
 
 
@@ -63,8 +66,15 @@ def decision_points(
         blue, red = FACTIONS[g % len(FACTIONS)], FACTIONS[(g * 5 + 1) % len(FACTIONS)]
         rng = np.random.default_rng(seed + g)
         dice = RandomDice.from_seed(seed + g)
-        battle = new_skirmish(rng, dice, blue=blue, red=red, mechs_per_side=per_side,
-                              stars=g % (per_side + 1), options=options)  # fmt: skip
+        battle = new_skirmish(
+            rng,
+            dice,
+            blue=blue,
+            red=red,
+            mechs_per_side=per_side,
+            stars=g % (per_side + 1),
+            options=options,
+        )
         for step in range(DECISIONS):
             if battle.over:
                 break
@@ -87,8 +97,9 @@ def frames_of(battle: Battle, rng: np.random.Generator) -> list[dict[str, Any]]:
             continue
         spent = float(rng.uniform(0.0, max(mech.speed, 1)))
         for moved, used in ((False, 0.0), (True, spent), (False, spent), (True, mech.speed)):
-            out.append({"kind": "mech", "mech": mech.id, "stage": "action", "spent": used,
-                        "moved": moved})  # fmt: skip
+            out.append(
+                {"kind": "mech", "mech": mech.id, "stage": "action", "spent": used, "moved": moved}
+            )
     return out
 
 
@@ -118,8 +129,11 @@ def test_the_native_move_options_are_the_reference_ones() -> None:
             and frame is not None
             and frame["kind"] == "mech"
         ):
-            legal = [(o.mech, o.to, o.reverse, o.jump)
-                     for o in game.legal_actions(battle) if isinstance(o, Move)]  # fmt: skip
+            legal = [
+                (o.mech, o.to, o.reverse, o.jump)
+                for o in game.legal_actions(battle)
+                if isinstance(o, Move)
+            ]
             got = nm.move_options(native, frame, terrain)
             assert bits(got) == bits(legal), f"{label}: the mech's action"
             kinds["real decisions"] += 1
@@ -130,8 +144,17 @@ def test_the_native_move_options_are_the_reference_ones() -> None:
             got = nm.move_options(native, synthetic, terrain)
             assert bits(got) == bits(expected), f"{label}: frame {synthetic}"
             count_kinds(kinds, battle, expected)
-    for kind in ("real decisions", "walk", "reverse", "jump", "into deep water", "roads",
-                 "half speed", "fog", "no moves"):  # fmt: skip
+    for kind in (
+        "real decisions",
+        "walk",
+        "reverse",
+        "jump",
+        "into deep water",
+        "roads",
+        "half speed",
+        "fog",
+        "no moves",
+    ):
         assert kinds[kind] > 0, f"no {kind} among {kinds}"
 
 
@@ -185,8 +208,9 @@ def test_planning_bodies_and_bumps_agree_under_fog() -> None:
         for mech in battle.mechs.values():
             if mech.removed is not None:
                 continue
-            expected = [(b.id, b.pos[0], b.pos[1], b.radius)
-                            for b in bumping.planning_bodies(battle, mech)]  # fmt: skip
+            expected = [
+                (b.id, b.pos[0], b.pos[1], b.radius) for b in bumping.planning_bodies(battle, mech)
+            ]
             got = nm.core.planning_bodies(terrain, native, mech.id)
             assert bits(got) == bits(expected), f"{label}: mech {mech.id}"
             for other in battle.mechs.values():
@@ -200,3 +224,65 @@ def test_planning_bodies_and_bumps_agree_under_fog() -> None:
                     assert bits(found) == bits(want), f"{label}: {mech.id} to {to} {jump}"
                     bumped += want is not None
     assert bumped > 0
+
+
+def test_duck_back_and_leaving_agree_where_the_rules_would_ask() -> None:
+    """At sampled states, each mech's Duck Back from its nearest enemy and its Leave move, with
+    the arguments ``consequences.duck_back`` and ``leave_move`` pass (§15.2.4.1-2, D9, D10)."""
+    seen: Counter[str] = Counter()
+    for k, (label, battle, _) in enumerate(decision_points(range(0, GAMES, 3), seed=300)):
+        if k % 10:
+            continue
+        terrain = nm.move_terrain(battle.battlefield)
+        radius = battle.options.base_radius
+        for mech in battle.mechs.values():
+            enemies = battle.mechs_of(mech.side.other)
+            if mech.removed is not None or mech.speed <= 0 or not enemies:
+                continue
+            cause = min(enemies, key=lambda e: distance(e.pos, mech.pos))
+            others = [b for b in perception.bodies(battle) if b.id != mech.id]
+            ducking = {
+                "max_dist": min(consequences.DUCK_BACK_MAX, float(mech.speed)),
+                "speed": float(mech.speed),
+                "mover_id": mech.id,
+                "cause_id": cause.id,
+                "bodies": others,
+                "radius": radius,
+                "jump_jets": mech.has_jump_jets,
+            }
+            want = mg.duck_back_move(battle.battlefield, mech.pos, cause.pos, **ducking)
+            got = nm.duck_back_move(terrain, mech.pos, cause.pos, **ducking)
+            assert bits(got) == bits(want), f"{label}: mech {mech.id} ducks back"
+            seen["duck back jumps" if want[1] else "duck back walks"] += 1
+            edge = mg.nearest_edge_away(
+                battle.battlefield, mech.pos, cause.pos, battle.home_edges.get(mech.side)
+            )
+            assert (
+                nm.core.nearest_edge_away(
+                    terrain, mech.pos, cause.pos, battle.home_edges.get(mech.side)
+                )
+                == edge
+            )
+            leaving = {
+                "mover_id": mech.id,
+                "bodies": others,
+                "radius": radius,
+                "jump_jets": mech.has_jump_jets,
+            }
+            want_leave = mg.leave_move_to(
+                battle.battlefield, mech.pos, edge, float(mech.speed), **leaving
+            )
+            got_leave = nm.core.leave_move_to(
+                terrain,
+                mech.pos,
+                edge,
+                float(mech.speed),
+                mech.id,
+                nm.bases(others),
+                radius,
+                mech.has_jump_jets,
+            )
+            assert bits(got_leave) == bits(want_leave), f"{label}: mech {mech.id} leaves"
+            seen["leaves the table" if want_leave[1] else "heads for the edge"] += 1
+    for kind in ("duck back walks", "leaves the table", "heads for the edge"):
+        assert seen[kind] > 0, f"no {kind!r} among {seen}"

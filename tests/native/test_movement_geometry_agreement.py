@@ -13,8 +13,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import sys
-from pathlib import Path
 from collections import Counter
+from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -28,9 +29,10 @@ from wargym.native.no_quarter import movement as nm  # noqa: E402
 from wargym.rules.no_quarter.battlefield import roads, terrain, terrain_tables  # noqa: E402
 from wargym.rules.no_quarter.battlefield.terrain import EDGES, Battlefield, Feature  # noqa: E402
 from wargym.rules.no_quarter.forces.vocab import Terrain  # noqa: E402
-from wargym.rules.no_quarter.sight_movement import jump_landing  # noqa: E402
+from wargym.rules.no_quarter.sight_movement import facing, jump_landing  # noqa: E402
 from wargym.rules.no_quarter.sight_movement import movement_geometry as mg  # noqa: E402
 from wargym.rules.no_quarter.sight_movement.geometry import lattice_offsets, unit  # noqa: E402
+from wargym.rules.no_quarter.sight_movement.perception import TWISTS  # noqa: E402
 
 core = nm.core
 BATTLEFIELDS = 40
@@ -113,8 +115,15 @@ def agree(seed: int, battlefields: int, queries: int) -> Counter[str]:
             mover = int(rng.integers(-1, len(bases) + 1))
             bad_jump = jump if rng.random() < 0.9 else int(rng.integers(-1, 4))
             off = bool(rng.random() < 0.2)
-            problem = mg.path_problem(bf, path, mover_id=mover, bodies=bases, radius=radius,
-                                      jump_segment=bad_jump, allow_off_table=off)  # fmt: skip
+            problem = mg.path_problem(
+                bf,
+                path,
+                mover_id=mover,
+                bodies=bases,
+                radius=radius,
+                jump_segment=bad_jump,
+                allow_off_table=off,
+            )
             assert core.path_problem(t, path, mover, rows, radius, bad_jump, off) == problem, where
             seen[" ".join(str(problem).split(" ")[:2])] += 1
             others = [x for x in bases if x.id != mover]
@@ -122,35 +131,57 @@ def agree(seed: int, battlefields: int, queries: int) -> Counter[str]:
                 bf, a, b, others, radius
             ), where
             edge = [None, *EDGES][int(rng.integers(5))]
-            assert bits(core.furthest_clear(t, a, u, allowance, nm.bases(others), radius, edge)) == bits(
-                mg._furthest_clear(bf, a, u, allowance, others, radius, edge)
-            ), where  # fmt: skip
+            assert bits(
+                core.furthest_clear(t, a, u, allowance, nm.bases(others), radius, edge)
+            ) == bits(mg._furthest_clear(bf, a, u, allowance, others, radius, edge)), where
             assert core.beyond_edge(t, b, edge) == jump_landing.beyond_edge(bf, b, edge)
             assert core.landing_ok(t, b, allowance, nm.bases(others), radius, edge) == (
                 jump_landing.landing_ok(bf, b, allowance, others, radius, edge)
             ), where
-            assert bits(core.furthest_landing(t, a, u, allowance, nm.bases(others), radius, edge)) == bits(
-                jump_landing.furthest_landing(bf, a, u, allowance, others, radius, edge)
-            ), where  # fmt: skip
+            assert bits(
+                core.furthest_landing(t, a, u, allowance, nm.bases(others), radius, edge)
+            ) == bits(jump_landing.furthest_landing(bf, a, u, allowance, others, radius, edge)), (
+                where
+            )
             if q % 4 == 0:
                 directions = int(rng.choice([4, 8, 16]))
                 fractions = [(0.25, 0.5, 0.75, 1.0), (1.0,), (0.5, 1.0)][int(rng.integers(3))]
                 assert bits(
-                    core.move_candidates(t, a, allowance, mover, rows, radius, directions, fractions)
+                    core.move_candidates(
+                        t, a, allowance, mover, rows, radius, directions, fractions
+                    )
                 ) == bits(
-                    mg.move_candidates(bf, a, allowance=allowance, mover_id=mover, bodies=bases,
-                                       radius=radius, directions=directions, fractions=fractions)
-                ), where  # fmt: skip
+                    mg.move_candidates(
+                        bf,
+                        a,
+                        allowance=allowance,
+                        mover_id=mover,
+                        bodies=bases,
+                        radius=radius,
+                        directions=directions,
+                        fractions=fractions,
+                    )
+                ), where
                 enemy = None if rng.random() < 0.2 else somewhere(rng, bf)
                 home = None if rng.random() < 0.7 else EDGES[int(rng.integers(4))]
                 found = core.nearest_edge_away(t, a, enemy, home)
                 assert found == mg.nearest_edge_away(bf, a, enemy, home), where
                 jets = bool(rng.random() < 0.5)
                 dist = float(rng.uniform(0.0, 12.0))
-                left = mg.leave_move_to(bf, a, found, dist, mover_id=mover, bodies=bases,
-                                        radius=radius, jump_jets=jets)  # fmt: skip
+                left = mg.leave_move_to(
+                    bf, a, found, dist, mover_id=mover, bodies=bases, radius=radius, jump_jets=jets
+                )
                 assert bits(core.leave_move_to(t, a, found, dist, mover, rows, radius, jets)) == (
                     bits(left)
+                ), where
+                assert bits(
+                    nm.move_toward_edge(
+                        t, a, found, dist, mover_id=mover, bodies=bases, radius=radius
+                    )
+                ) == bits(
+                    mg.move_toward_edge(
+                        bf, a, found, dist, mover_id=mover, bodies=bases, radius=radius
+                    )
                 ), where
                 seen["left the table"] += left[1]
                 seen["jumped leaving"] += left[2]
@@ -159,30 +190,68 @@ def agree(seed: int, battlefields: int, queries: int) -> Counter[str]:
     return seen
 
 
-def duck_back(rng: np.random.Generator, bf: Battlefield, t: Any, pos: Any, bases: Any,
-              radius: float, where: str) -> str:  # fmt: skip
+def duck_back(
+    rng: np.random.Generator,
+    bf: Battlefield,
+    t: Any,
+    pos: Any,
+    bases: Any,
+    radius: float,
+    where: str,
+) -> str:
     cause = near_by(rng, pos, 20.0)
     speed = float(rng.integers(0, 9))
     options = {
-        "max_dist": min(6.0, speed), "speed": speed, "mover_id": -1, "cause_id": -2,
-        "radius": radius, "cause_has_ews": bool(rng.random() < 0.3),
-        "moved_this_turn": bool(rng.random() < 0.5), "step": float(rng.choice([0.5, 1.0])),
+        "max_dist": min(6.0, speed),
+        "speed": speed,
+        "mover_id": -1,
+        "cause_id": -2,
+        "radius": radius,
+        "cause_has_ews": bool(rng.random() < 0.3),
+        "moved_this_turn": bool(rng.random() < 0.5),
+        "step": float(rng.choice([0.5, 1.0])),
         "jump_jets": bool(rng.random() < 0.5),
-    }  # fmt: skip
+    }
+    assert bits(nm.duck_back_destination(t, pos, cause, bodies=bases, **options)) == bits(
+        mg.duck_back_destination(bf, pos, cause, bodies=bases, **options)
+    ), where
     want = mg.duck_back_move(bf, pos, cause, bodies=bases, **options)
     got = core.duck_back_move(
-        t, pos, cause, options["max_dist"], speed, -1, -2, nm.bases(bases), radius,
-        options["cause_has_ews"], options["moved_this_turn"], options["step"], options["jump_jets"],
-    )  # fmt: skip
+        t,
+        pos,
+        cause,
+        options["max_dist"],
+        speed,
+        -1,
+        -2,
+        nm.bases(bases),
+        radius,
+        options["cause_has_ews"],
+        options["moved_this_turn"],
+        options["step"],
+        options["jump_jets"],
+    )
     assert bits(got) == bits(want), f"{where}: duck back {options}"
     return "jumped" if want[1] else "stayed" if want[0] == pos else "walked"
 
 
 def test_the_movement_geometry_agrees_on_random_inputs() -> None:
     seen = agree(1700, BATTLEFIELDS, 40)
-    for kind in ("infinite cost", "half speed", "None", "leaves the", "overlaps building",
-                 "overlaps mech", "passes through", "no segment", "left the table",
-                 "jumped leaving", "duck back jumped", "duck back stayed", "duck back walked"):  # fmt: skip
+    for kind in (
+        "infinite cost",
+        "half speed",
+        "None",
+        "leaves the",
+        "overlaps building",
+        "overlaps mech",
+        "passes through",
+        "no segment",
+        "left the table",
+        "jumped leaving",
+        "duck back jumped",
+        "duck back stayed",
+        "duck back walked",
+    ):
         assert seen[kind] > 0, f"no {kind!r} among {seen}"
 
 
@@ -191,8 +260,9 @@ def test_lattice_offsets_and_rounding_agree() -> None:
     for max_dist, step in ((6.0, 0.5), (0.0, 0.5), (3.3, 0.25), (5.0, 1.0), (2.0, 0.3)):
         got = core.lattice_offsets(max_dist, step)
         assert bits(got) == bits(list(lattice_offsets(max_dist, step))), (max_dist, step)
-    halves = [k / 2000.0 for k in range(-4001, 4001, 7)] + [2.675, 0.0005, -0.0005, -0.0]
-    values = halves + [float(v) for v in rng.uniform(-40.0, 40.0, 2000)]
+    halves = [k / 2000.0 for k in range(-4001, 4001, 7)] + [2.675, 0.0005, -0.0005, -0.0, 1e-300]
+    nines = [k + 5e-10 for k in range(-6, 7)] + [math.hypot(i * 0.25, 3.5) for i in range(40)]
+    values = halves + nines + [float(v) for v in rng.uniform(-40.0, 40.0, 2000)]
     for v in values:
         for digits in (3, 9):
             assert bits(core.py_round(v, digits)) == bits(round(v, digits)), (v, digits)
@@ -239,3 +309,78 @@ def test_the_native_movement_reads_the_tables_it_is_handed(monkeypatch: pytest.M
     with_defaults = original(woods, nm.move_tables())
     assert core.deep_water_allowance(with_defaults, 10.0) != mg.deep_water_allowance(10.0)
     assert core.deep_water_allowance(nm.move_terrain(woods), 10.0) == mg.deep_water_allowance(10.0)
+
+
+def test_the_face_options_and_the_built_in_choice_agree() -> None:
+    rng = np.random.default_rng(1703)
+    for _ in range(300):
+        heading = (
+            float(rng.choice([0.0, 45.0, 90.0, 180.0, 359.5, 44.5]))
+            if rng.random() < 0.5
+            else float(rng.uniform(0.0, 360.0))
+        )
+        turn = bool(rng.random() < 0.7)
+        mech = SimpleNamespace(id=3, heading=heading, pos=point(rng))
+        options = facing.face_options(mech, turn)  # type: ignore[arg-type]
+        rows = [(f.heading, f.twist) for f in options]
+        assert bits(core.face_options(heading, turn, facing.HEADINGS, TWISTS)) == bits(rows)
+        target = point(rng) if rng.random() < 0.8 else mech.pos
+        chosen = facing.face_toward(options, mech, target)  # type: ignore[arg-type]
+        index = core.face_toward(rows, mech.pos, heading, target)
+        assert options[index] == chosen, (heading, turn, target)
+    assert core.face_toward([], (1.0, 1.0), 0.0, (2.0, 2.0)) is None
+
+
+def test_degenerate_inputs_agree() -> None:
+    """Zero-length moves, points on the table's edges and the features' sides, tiny and zero
+    allowances, one direction, fractions of 0 and above 1, negative distances."""
+    rng = np.random.default_rng(1704)
+    for n in range(5):
+        bf = movement_battlefield(rng)
+        t = nm.move_terrain(bf)
+        bases = bodies(rng, 4)
+        rows = nm.bases(bases)
+        edges = [(0.0, 0.0), (36.0, 36.0), (0.5, 0.5), (35.5, 18.0), (0.5 - 1e-10, 3.0)]
+        sides = [(f.x0, f.y0) for f in bf.features] + [
+            (f.x1, (f.y0 + f.y1) / 2) for f in bf.features
+        ]
+        for p in edges + sides:
+            where = f"battlefield {n} at {p}"
+            assert bits(core.profile(t, p, p)) == bits(roads.profile(bf, p, p)), where
+            assert bits(core.move_cost(t, p, p)) == bits(mg.move_cost(bf, p, p)), where
+            assert bits(core.path_cost(t, [p, p, p], 1)) == bits(
+                mg.path_cost(bf, [p, p, p], jump_segment=1)
+            ), where
+            assert core.path_problem(t, [p, p], -1, rows) == mg.path_problem(
+                bf, [p, p], mover_id=-1, bodies=bases
+            ), where
+            for allowance in (0.0, 1e-9, 2e-9, 0.3, 7.0, -1.0):
+                for directions, fractions in ((1, (1.0,)), (3, (0.0, 0.5, 1.5)), (0, (1.0,))):
+                    assert bits(
+                        core.move_candidates(t, p, allowance, -1, rows, 0.5, directions, fractions)
+                    ) == bits(
+                        mg.move_candidates(
+                            bf,
+                            p,
+                            allowance=allowance,
+                            mover_id=-1,
+                            bodies=bases,
+                            directions=directions,
+                            fractions=fractions,
+                        )
+                    ), (where, allowance, directions, fractions)
+                u = unit(float(rng.uniform(0.0, 360.0)))
+                assert bits(core.affordable(t, p, u, allowance, allowance)) == bits(
+                    mg._affordable(bf, p, u, allowance, allowance)
+                ), where
+                assert bits(core.furthest_clear(t, p, u, allowance, rows, 0.5, None)) == bits(
+                    mg._furthest_clear(bf, p, u, allowance, bases, 0.5)
+                ), where
+                for edge in EDGES:
+                    assert bits(core.leave_move_to(t, p, edge, allowance, -1, rows, 0.5, True)) == (
+                        bits(
+                            mg.leave_move_to(
+                                bf, p, edge, allowance, mover_id=-1, bodies=bases, jump_jets=True
+                            )
+                        )
+                    ), (where, edge, allowance)

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
-#include <unordered_map>
+#include <unordered_set>
 
 #include "../sight_movement/movement_geometry.hpp"
 
@@ -32,7 +32,15 @@ void add_jumps(const MoveTerrain& t, const Mover& mech, double allowance,
                std::vector<MoveOption>& moves) {
     const double radius = settings.base_radius;
     if (!is_on_table(t, mech.pos, radius)) return;
-    const std::size_t walks = moves.size();
+    // {m.to for m in moves}: tuples of floats, so -0.0 and 0.0 are one key
+    auto key = [](Point p) { return std::pair<double, double>{p.x + 0.0, p.y + 0.0}; };
+    struct Hash {
+        std::size_t operator()(const std::pair<double, double>& k) const {
+            return std::hash<double>{}(k.first) * 31 + std::hash<double>{}(k.second);
+        }
+    };
+    std::unordered_set<std::pair<double, double>, Hash> reachable_points;
+    for (const MoveOption& m : moves) reachable_points.insert(key(m.to));
     const double two_pi = 2 * std::numbers::pi;  // 2 * math.pi
     for (std::int64_t k = 0; k < settings.directions; ++k) {
         const double angle = two_pi * static_cast<double>(k) / static_cast<double>(settings.directions);
@@ -40,11 +48,7 @@ void add_jumps(const MoveTerrain& t, const Mover& mech, double allowance,
             const double reach = allowance * fraction;
             const Point p = round_point(
                 {mech.pos.x + reach * std::cos(angle), mech.pos.y + reach * std::sin(angle)});
-            bool reachable = false;
-            for (std::size_t i = 0; i < walks && !reachable; ++i) {
-                reachable = moves[i].to.x == p.x && moves[i].to.y == p.y;
-            }
-            if (reachable || !is_on_table(t, p, radius)) continue;
+            if (reachable_points.count(key(p)) || !is_on_table(t, p, radius)) continue;
             if (distance(mech.pos, p) > allowance + 1e-6) continue;
             bool free = true;
             for (const Rect& r : t.buildings) {
@@ -97,44 +101,53 @@ std::vector<MoveOption> mech_moves(const MoveTerrain& t, const Mover& mech, cons
     return options;
 }
 
-// game._distinct and game._near_kept, for the Move options
+// game._distinct and game._near_kept, for the Move options. The reference buckets the kept
+// points on a NEAR grid and searches the nine cells around a point; a scan of the kept points
+// of the same kind with the same two tests (nearer than NEAR on both axes, cell key among the
+// nine neighbours' keys, cx * _ROW + cy as Python's ints) gives the same answer.
 std::vector<MoveOption> distinct_moves(std::span<const MoveOption> moves, double near) {
     constexpr std::int64_t row = std::int64_t{1} << 32;  // game._ROW
+    struct Kept {
+        std::int64_t cell;
+        Point to;
+        std::size_t kind;
+    };
     struct Kind {
         std::int64_t mech;
         bool reverse, jump;
-        std::unordered_map<std::int64_t, std::vector<Point>> grid;
     };
     std::vector<Kind> kinds;
+    std::vector<Kept> grid;
     std::vector<MoveOption> kept;
+    auto neighbours = [](std::int64_t d) {  // d == i * _ROW + j for i, j in (-1, 0, 1)
+        for (std::int64_t i = -1; i <= 1; ++i) {
+            const std::int64_t j = d - i * row;
+            if (-1 <= j && j <= 1) return true;
+        }
+        return false;
+    };
     for (const MoveOption& m : moves) {
         const double x = m.to.x, y = m.to.y;
         const std::int64_t cell = static_cast<std::int64_t>(std::floor(x / near)) * row +
                                   static_cast<std::int64_t>(std::floor(y / near));
-        Kind* kind = nullptr;
-        for (Kind& k : kinds) {
-            if (k.mech == m.mech && k.reverse == m.reverse && k.jump == m.jump) kind = &k;
+        std::size_t kind = kinds.size();
+        for (std::size_t k = 0; k < kinds.size(); ++k) {
+            if (kinds[k].mech == m.mech && kinds[k].reverse == m.reverse && kinds[k].jump == m.jump) kind = k;
         }
-        if (kind == nullptr) {
-            kinds.push_back({m.mech, m.reverse, m.jump, {}});
-            kind = &kinds.back();
+        if (kind == kinds.size()) {
+            kinds.push_back({m.mech, m.reverse, m.jump});
         } else {
             bool near_kept = false;
-            for (std::int64_t i = -1; i <= 1 && !near_kept; ++i) {
-                for (std::int64_t j = -1; j <= 1 && !near_kept; ++j) {
-                    const auto found = kind->grid.find(cell + i * row + j);
-                    if (found == kind->grid.end()) continue;
-                    for (const Point& p : found->second) {
-                        if (std::fabs(x - p.x) < near && std::fabs(y - p.y) < near) {
-                            near_kept = true;
-                            break;
-                        }
-                    }
+            for (const Kept& p : grid) {
+                if (p.kind == kind && std::fabs(x - p.to.x) < near && std::fabs(y - p.to.y) < near &&
+                    neighbours(p.cell - cell)) {
+                    near_kept = true;
+                    break;
                 }
             }
             if (near_kept) continue;
         }
-        kind->grid[cell].push_back(m.to);
+        grid.push_back({cell, m.to, kind});
         kept.push_back(m);
     }
     return kept;

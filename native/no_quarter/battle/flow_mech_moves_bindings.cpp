@@ -141,8 +141,12 @@ void bind_flow_mech_moves(nb::module_& m) {
               const MoveTerrain& t = move_terrain_arg(terrain, "terrain");
               const Inputs in = read(battle, mech, nb::none());
               const BattleOptions& o = *in.battle->options;
+              const Point target = point(to, "to");
+              if (distance(in.mech->pos, target) / move_jump_backoff(t) > 1e6) {
+                  throw ArgumentError("to", "at most 1e6 jump steps away");
+              }
               const auto found = nq::bump(t, in.in_play, in.bases, in.mech->id, static_cast<int>(in.mech->side), in.mech->pos,
-                                          point(to, "to"), flag(jump, "jump"), o.base_radius, o.unseen_bases == UnseenBases::bump);
+                                          target, flag(jump, "jump"), o.base_radius, o.unseen_bases == UnseenBases::bump);
               if (!found) return nb::none();
               return nb::make_tuple(point_tuple(found->to), found->base);
           },

@@ -89,6 +89,8 @@ std::optional<Bump> jump_landing(const MoveTerrain& t, Point start, Point to, st
 
 }  // namespace
 
+double move_jump_backoff(const MoveTerrain& t) { return t.tables.jump_backoff; }
+
 // perception._bodies
 std::vector<BaseAt> all_bases(std::span<const Sighter> in_play, std::span<const Point> wrecks,
                               double radius) {

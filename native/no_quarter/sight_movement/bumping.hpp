@@ -48,6 +48,9 @@ std::vector<BaseAt> planning_bodies(const MoveTerrain& t, std::span<const Sighte
                                     std::span<const BaseAt> bases, std::int64_t mover, int side,
                                     double radius, bool bump);
 
+// MoveTerrain::tables.jump_backoff (for callers without movement_geometry.hpp).
+double move_jump_backoff(const MoveTerrain& t);
+
 struct Bump {
     Point to;
     std::int64_t base;

@@ -7,6 +7,7 @@
 
 #include <Python.h>
 
+#include "facing.hpp"
 #include "jump_landing.hpp"
 #include "movement_args.hpp"
 #include "movement_geometry.hpp"
@@ -144,6 +145,38 @@ T terrain(nb::handle h) { return nq::move_terrain_arg(h, "terrain"); }
 
 double radius_arg(nb::handle h) { return positive(h, "radius"); }
 
+// A jump is tried every LANDING_STEP inches back from its length: bound the number of tries.
+void landing_steps(const nq::MoveTerrain& t, double length, const char* name) {
+    if (length / t.tables.landing_step > 1e6) throw ArgumentError(name, "at most 1e6 landing steps");
+}
+
+std::vector<nq::FaceChoice> faces(nb::handle h, const std::string& name) {
+    PyObject* o = h.ptr();
+    if (!PyTuple_Check(o) && !PyList_Check(o)) wrong_type(name, "a list of faces (heading or None, twist)", h);
+    nb::sequence seq = nb::borrow<nb::sequence>(h);
+    std::vector<nq::FaceChoice> out;
+    const std::size_t n = nb::len(seq);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string at = name + "[" + std::to_string(i) + "]";
+        nb::handle row = seq[i];
+        if (!PyTuple_Check(row.ptr()) || PyTuple_GET_SIZE(row.ptr()) != 2) wrong_type(at, "a face (heading or None, twist)", row);
+        nb::handle heading = PyTuple_GET_ITEM(row.ptr(), 0);
+        std::optional<double> h_value;
+        if (!heading.is_none()) h_value = real(heading, at + "[0]");
+        out.push_back({h_value, integer(PyTuple_GET_ITEM(row.ptr(), 1), at + "[1]", -360, 360)});
+    }
+    return out;
+}
+
+std::vector<std::int64_t> twists_arg(nb::handle h) {
+    PyObject* o = h.ptr();
+    if (!PyTuple_Check(o) && !PyList_Check(o)) wrong_type("twists", "a list of twists", h);
+    nb::sequence seq = nb::borrow<nb::sequence>(h);
+    std::vector<std::int64_t> out;
+    for (std::size_t i = 0; i < nb::len(seq); ++i) out.push_back(integer(seq[i], "twists[" + std::to_string(i) + "]", -360, 360));
+    return out;
+}
+
 }  // namespace
 
 namespace wargym::no_quarter {
@@ -242,7 +275,7 @@ void bind_movement(nb::module_& g) {
           [](nb::handle max_dist, nb::handle step) {
               const double d = real(max_dist, "max_dist");
               const double s = positive(step, "step");
-              if (d / s > 4096.0) throw ArgumentError("max_dist", "at most 4096 steps");
+              if (std::fabs(d) / s > 4096.0) throw ArgumentError("max_dist", "at most 4096 steps");
               nb::list out;
               for (const Offset& o : lattice_offsets(d, s)) out.append(nb::make_tuple(o.dx, o.dy, o.length));
               return out;
@@ -262,8 +295,10 @@ void bind_movement(nb::module_& g) {
               args.moved_this_turn = flag(moved, "moved_this_turn");
               args.step = positive(step, "step");
               args.jump_jets = flag(jets, "jump_jets");
-              if (args.max_dist / args.step > 4096.0) throw ArgumentError("max_dist", "at most 4096 steps");
-              const DuckBack d = duck_back_move(terrain(t), point(pos, "pos"), point(cause, "cause"), bodies(bs, "bodies"), args);
+              if (std::fabs(args.max_dist) / args.step > 4096.0) throw ArgumentError("max_dist", "at most 4096 steps");
+              const MoveTerrain& mt = terrain(t);
+              landing_steps(mt, args.speed, "speed");
+              const DuckBack d = duck_back_move(mt, point(pos, "pos"), point(cause, "cause"), bodies(bs, "bodies"), args);
               return nb::make_tuple(point_tuple(d.to), d.jump);
           },
           "terrain"_a.none(), "pos"_a.none(), "cause"_a.none(), "max_dist"_a.none(), "speed"_a.none(), "mover_id"_a.none(),
@@ -280,7 +315,10 @@ void bind_movement(nb::module_& g) {
     m.def("leave_move_to",
           [](nb::handle t, nb::handle pos, nb::handle e, nb::handle dist, nb::handle mover, nb::handle bs, nb::handle radius,
              nb::handle jets) {
-              const Leave l = leave_move_to(terrain(t), point(pos, "pos"), *edge(e, "edge", false), real(dist, "dist"),
+              const MoveTerrain& mt = terrain(t);
+              const double d = real(dist, "dist");
+              landing_steps(mt, d, "dist");
+              const Leave l = leave_move_to(mt, point(pos, "pos"), *edge(e, "edge", false), d,
                                             integer(mover, "mover_id"), bodies(bs, "bodies"), radius_arg(radius), flag(jets, "jump_jets"));
               return nb::make_tuple(point_tuple(l.to), l.exited, l.jumped);
           },
@@ -299,12 +337,31 @@ void bind_movement(nb::module_& g) {
           [](nb::handle t, nb::handle start, nb::handle u, nb::handle max_s, nb::handle others, nb::handle radius, nb::handle open) {
               const MoveTerrain& mt = terrain(t);
               const double s = real(max_s, "max_s");
-              if (s / mt.tables.landing_step > 1e6) throw ArgumentError("max_s", "at most 1e6 landing steps");
+              landing_steps(mt, s, "max_s");
               return furthest_landing(mt, point(start, "start"), point(u, "u"), s, bodies(others, "others"), radius_arg(radius),
                                       edge(open, "open_edge", true));
           },
           "terrain"_a.none(), "start"_a.none(), "u"_a.none(), "max_s"_a.none(), "others"_a.none(), "radius"_a.none(),
           "open_edge"_a.none() = nb::none());
+    m.def("face_options",
+          [](nb::handle heading, nb::handle turn, nb::handle headings, nb::handle twists) {
+              nb::list out;
+              for (const FaceChoice& f : face_options(real(heading, "heading"), flag(turn, "turn"), reals(headings, "headings"),
+                                                      twists_arg(twists))) {
+                  out.append(nb::make_tuple(f.heading ? nb::object(nb::float_(*f.heading)) : nb::none(), f.twist));
+              }
+              return out;
+          },
+          "heading"_a.none(), "turn"_a.none(), "headings"_a.none(), "twists"_a.none(),
+          "facing.face_options as (heading or None, twist) rows.");
+    m.def("face_toward",
+          [](nb::handle fs, nb::handle pos, nb::handle heading, nb::handle p) -> nb::object {
+              const auto found = face_toward(faces(fs, "faces"), point(pos, "pos"), real(heading, "heading"), point(p, "point"));
+              if (!found) return nb::none();
+              return nb::int_(*found);
+          },
+          "faces"_a.none(), "pos"_a.none(), "heading"_a.none(), "point"_a.none(),
+          "facing.face_toward: the index of the chosen face, or None when there is none.");
     bind_flow_mech_moves(m);
 }
 

@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <limits>
-#include <set>
 #include <tuple>
 
 #include "jump_landing.hpp"
@@ -17,10 +15,6 @@ namespace wargym::no_quarter {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kTiny = 1e-9;  // roads._TINY
-
-bool g_compensated_sum = false;
-
 std::string fixed2(double v) {  // f"{v:.2f}"
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.2f", v);
@@ -42,192 +36,14 @@ bool inside(std::span<const Rect> rects, Point p) {  // sight._inside
 
 Point along(Point a, Point u, double s) { return {a.x + u.x * s, a.y + u.y * s}; }
 
-// roads._road_spans
-std::vector<std::pair<double, double>> road_spans(const MoveTerrain& t, Point a, Point b,
-                                                  double length) {
-    std::vector<std::pair<double, double>> spans;
-    for (const Rect& r : t.roads) {
-        const auto span = clip_segment_to_rect(a, b, r.x0, r.y0, r.x1, r.y1);
-        if (span && (span->second - span->first) * length > kTiny) spans.push_back(*span);
-    }
-    return spans;
-}
-
-// roads._covers
-bool covers(std::vector<std::pair<double, double>> spans, double length) {
-    std::sort(spans.begin(), spans.end());
-    double covered = 0.0;
-    for (const auto& [t0, t1] : spans) {
-        if ((t0 - covered) * length > 1e-6) return false;
-        covered = pymax(covered, t1);
-    }
-    return (1.0 - covered) * length <= 1e-6;
-}
-
 }  // namespace
-
-double pyround(double x, int ndigits) {
-    if (!std::isfinite(x) || ndigits < 0 || ndigits > 15) return x;
-    double scale = 1.0;
-    for (int i = 0; i < ndigits; ++i) scale *= 10.0;
-    const double y = x * scale;
-    // y is x * 10^n within 2^-53 |y| <= 2.4e-7: away from a half, its nearest integer is the
-    // exact value's, and r / 10^n is the double nearest that decimal, as CPython's round gives.
-    if (std::fabs(y) < 2147483648.0) {
-        const double frac = std::fabs(y - std::trunc(y));
-        if (std::fabs(frac - 0.5) > 1e-6) return std::nearbyint(y) / scale;
-    }
-    // Near a half: the correctly rounded decimal (glibc and CPython both round half to even).
-    char buf[512];
-    std::snprintf(buf, sizeof buf, "%.*f", ndigits, x);
-    return std::strtod(buf, nullptr);
-}
-
-double pymod(double x, double m) {  // CPython float_rem
-    double mod = std::fmod(x, m);
-    if (mod != 0.0) {
-        if ((m < 0.0) != (mod < 0.0)) mod += m;
-    } else {
-        mod = std::copysign(0.0, m);
-    }
-    return mod;
-}
-
-void set_compensated_sum(bool on) { g_compensated_sum = on; }
-
-double pysum(std::span<const double> values) {
-    if (values.empty()) return 0.0;
-    double total = 0.0 + values[0];  // int 0 + the first float
-    if (!g_compensated_sum) {
-        for (std::size_t i = 1; i < values.size(); ++i) total += values[i];
-        return total;
-    }
-    double c = 0.0;  // CPython 3.12+: Neumaier's compensated sum
-    for (std::size_t i = 1; i < values.size(); ++i) {
-        const double x = values[i];
-        const double t = total + x;
-        if (std::fabs(total) >= std::fabs(x)) {
-            c += (total - t) + x;
-        } else {
-            c += (x - t) + total;
-        }
-        total = t;
-    }
-    if (c != 0.0 && std::isfinite(c)) total += c;
-    return total;
-}
-
-// Battlefield.is_on_table
-bool is_on_table(const MoveTerrain& t, Point p, double margin) {
-    return margin - 1e-9 <= p.x && p.x <= t.width - margin + 1e-9 && margin - 1e-9 <= p.y &&
-           p.y <= t.height - margin + 1e-9;
-}
-
-// Battlefield.in_deep_water
-bool in_deep_water(const MoveTerrain& t, Point p) {
-    for (const Rect& c : t.deep_core) {
-        if (c.x0 < p.x && p.x < c.x1 && c.y0 < p.y && p.y < c.y1) return true;
-    }
-    return false;
-}
-
-// Battlefield.on_road
-bool on_road(const MoveTerrain& t, Point p) {
-    for (const Rect& r : t.roads) {
-        if (r.x0 <= p.x && p.x <= r.x1 && r.y0 <= p.y && p.y <= r.y1) return true;
-    }
-    return false;
-}
-
-// roads.segment_on_road
-bool segment_on_road(const MoveTerrain& t, Point a, Point b) {
-    const double length = distance(a, b);
-    if (length <= 0.0) return on_road(t, a);
-    return covers(road_spans(t, a, b, length), length);
-}
-
-// roads.path_on_road
-bool path_on_road(const MoveTerrain& t, std::span<const Point> path,
-                  std::optional<std::int64_t> jump_segment) {
-    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-        if (jump_segment && static_cast<std::int64_t>(i) == *jump_segment) continue;
-        if (!segment_on_road(t, path[i], path[i + 1])) return false;
-    }
-    return true;
-}
-
-// roads.profile
-std::vector<Span> profile(const MoveTerrain& t, Point a, Point b, std::optional<bool> on_road) {
-    if (t.half_speed.empty()) return {{0.0, 1.0, 1.0}};
-    const double length = distance(a, b);
-    const double lox = pymin(a.x, b.x), hix = pymax(a.x, b.x);
-    const double loy = pymin(a.y, b.y), hiy = pymax(a.y, b.y);
-    struct Pen {
-        double t0, t1, rate;
-        bool wet;
-    };
-    std::vector<Pen> pens;
-    for (const HalfSpeed& h : t.half_speed) {
-        const Rect& r = h.rect;
-        if (r.x1 < lox || r.x0 > hix || r.y1 < loy || r.y0 > hiy) continue;
-        const auto span = clip_segment_to_rect(a, b, r.x0, r.y0, r.x1, r.y1);
-        if (span && (span->second - span->first) * length > kTiny) {
-            pens.push_back({span->first, span->second, h.rate, h.wet});
-        }
-    }
-    if (pens.empty()) return {{0.0, 1.0, 1.0}};
-    for (const Rect& c : t.deep_core) {
-        const auto span = clip_segment_to_rect(a, b, c.x0, c.y0, c.x1, c.y1);
-        if (span && (span->second - span->first) * length > kTiny) {
-            pens.push_back({span->first, span->second, kInf, true});
-        }
-    }
-    const auto roads = road_spans(t, a, b, length);
-    const bool speed = on_road ? *on_road : (t.tables.road_per_inch || covers(roads, length));
-    // sorted({0.0, 1.0, *t0s, *t1s} | road ends): the set keeps the +0.0 it starts with
-    std::vector<double> cuts{0.0, 1.0};
-    for (const Pen& p : pens) cuts.push_back(p.t0);
-    for (const Pen& p : pens) cuts.push_back(p.t1);
-    for (const auto& [r0, r1] : roads) {
-        cuts.push_back(r0);
-        cuts.push_back(r1);
-    }
-    std::sort(cuts.begin(), cuts.end());
-    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-    for (double& c : cuts) {
-        if (c == 0.0) c = 0.0;
-    }
-    std::vector<Span> out;
-    for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
-        const double p = cuts[i], q = cuts[i + 1];
-        if (q - p <= 0.0) continue;
-        const double m = (p + q) / 2.0;
-        bool under_road = false;
-        for (const auto& [r0, r1] : roads) {
-            if (r0 <= m && m <= r1) {
-                under_road = true;
-                break;
-            }
-        }
-        double rate = 1.0;
-        for (const Pen& pen : pens) {
-            const bool lifted = under_road && (pen.wet || speed);  // a bridge always; land on a road move
-            if (pen.t0 <= m && m <= pen.t1 && pen.rate > rate && !lifted) rate = pen.rate;
-        }
-        if (!out.empty() && out.back().rate == rate) {
-            out.back().t1 = q;
-        } else {
-            out.push_back({p, q, rate});
-        }
-    }
-    return out;
-}
 
 // movement_geometry.move_cost
 double move_cost(const MoveTerrain& t, Point a, Point b, bool jumping, std::optional<bool> on_road) {
     const double length = distance(a, b);
     if (jumping || length <= 0.0) return length;
-    std::vector<double> parts;
+    thread_local std::vector<double> parts;
+    parts.clear();
     for (const Span& s : profile(t, a, b, on_road)) parts.push_back((s.t1 - s.t0) * length * s.rate);
     return pysum(parts);
 }
@@ -453,7 +269,7 @@ std::vector<Point> terrain_candidates(const MoveTerrain& t, Point pos, double al
                                       std::span<const double> fractions) {
     std::vector<Point> out;
     if (!is_on_table(t, pos, radius)) return out;
-    std::set<std::pair<double, double>> seen;
+    std::vector<std::pair<double, double>> seen;  // at most directions * fractions keys
     const double lo = radius - 1e-9;
     const double hi_x = t.width - radius + 1e-9;
     const double hi_y = t.height - radius + 1e-9;
@@ -473,7 +289,8 @@ std::vector<Point> terrain_candidates(const MoveTerrain& t, Point pos, double al
             // (round(x * 1e6), round(y * 1e6)): nearbyint rounds half to even as round() does
             const std::pair<double, double> key{std::nearbyint(dest.x * 1e6) + 0.0,
                                                 std::nearbyint(dest.y * 1e6) + 0.0};
-            if (!seen.insert(key).second) continue;
+            if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+            seen.push_back(key);
             if (!(lo <= dest.x && dest.x <= hi_x && lo <= dest.y && dest.y <= hi_y)) continue;
             const double lox = pymin(pos.x, dest.x) - radius, hix = pymax(pos.x, dest.x) + radius;
             const double loy = pymin(pos.y, dest.y) - radius, hiy = pymax(pos.y, dest.y) + radius;

@@ -2,11 +2,10 @@
 // rules/no_quarter/battlefield/roads.py: costs, legal paths, Duck Back, leaving (§15.2, D5-D10,
 // campaign rulings 19.7, 19.8, 19.12).
 //
-// MoveTerrain holds what the movement functions read from a Battlefield (its index) and from the
-// terrain and cover tables (terrain_tables.terrain_config(), cover_config()) plus the engine's
-// move constants (MoveTables): the Python glue wargym.native.no_quarter.movement builds it, so no
-// rate, band or distance of the books is written down here. Every function does the same float
-// operations in the same order as its Python twin (tests/native/test_movement_agreement.py).
+// The functions take a MoveTerrain (move_terrain.hpp): what they read from a Battlefield and
+// the terrain, cover and move tables, handed in by the Python glue. The cost along a segment is
+// battlefield/roads.hpp's profile(). Every function does the same float operations in the same
+// order as its Python twin (tests/native/test_movement_geometry_agreement.py).
 #pragma once
 
 #include <cstdint>
@@ -16,74 +15,13 @@
 #include <utility>
 #include <vector>
 
+#include "../battlefield/roads.hpp"
 #include "geometry.hpp"
+#include "move_terrain.hpp"
+#include "pyfloat.hpp"
 #include "sight.hpp"
 
 namespace wargym::no_quarter {
-
-// The four table edges in terrain.EDGES order.
-enum class Edge : std::uint8_t { north, south, east, west };
-inline constexpr const char* kEdgeNames[4] = {"north", "south", "east", "west"};
-
-// Numbers the movement reads from the reference's tables and modules, handed in by the glue.
-struct MoveTables {
-    double deep_water_inches_per_turn = 0.0;  // terrain_config() (§19.7.1: 2")
-    bool road_per_inch = false;               // terrain_config().road_per_inch (ruling 19.8)
-    bool behind_building_cover = false;       // cover_config() (§17.2)
-    bool behind_mech_cover = false;
-    double reverse_fraction = 0.0;            // flow_mech.REVERSE_FRACTION (§15.2.2, D23)
-    double near = 0.0;                        // game.NEAR (one option per near point)
-    double landing_step = 0.0;                // jump_landing.LANDING_STEP
-    double bump_gap = 0.0;                    // bumping.BUMP_GAP (choice E5)
-    double jump_backoff = 0.0;                // bumping.JUMP_BACKOFF
-};
-
-// One entry of Battlefield.index.half_speed; wet: its rectangle is a river's or deep water's.
-struct HalfSpeed {
-    Rect rect;
-    double rate;
-    bool wet;
-};
-
-struct MoveTerrain {
-    double width = 36.0;
-    double height = 36.0;
-    std::vector<Rect> buildings;         // index.building_rects
-    std::vector<HalfSpeed> half_speed;   // index.half_speed
-    std::vector<Rect> deep_core;         // index.deep_core (open rectangles)
-    std::vector<Rect> roads;             // index.roads' rectangles
-    std::vector<Rect> concealing;        // sight._rects(bf, "concealing")
-    std::vector<Rect> cover_moving;      // sight._rects(bf, "cover_moving")
-    std::vector<Rect> cover_stationary;  // sight._rects(bf, "cover_stationary")
-    SightTerrain sight;                  // for Duck Back's and the fog's lines of sight
-    MoveTables tables;
-};
-
-// roads.Span: cost per inch over a parameter interval of a segment.
-struct Span {
-    double t0, t1, rate;
-};
-
-// Python's float builtins, for the same doubles: round(x, n), x % m, min(a, b), max(a, b).
-double pyround(double x, int ndigits);
-double pymod(double x, double m);
-inline double pymin(double a, double b) { return b < a ? b : a; }
-inline double pymax(double a, double b) { return b > a ? b : a; }
-// sum() of floats as this CPython sums them (plain before 3.12, compensated from 3.12).
-double pysum(std::span<const double> values);
-void set_compensated_sum(bool on);  // set once by the bindings from the running Python
-
-// Battlefield.is_on_table, in_deep_water, on_road.
-bool is_on_table(const MoveTerrain& t, Point p, double margin = 0.0);
-bool in_deep_water(const MoveTerrain& t, Point p);
-bool on_road(const MoveTerrain& t, Point p);
-
-// roads.py: segment_on_road, path_on_road, profile (on_road nullopt: judge the segment alone).
-bool segment_on_road(const MoveTerrain& t, Point a, Point b);
-bool path_on_road(const MoveTerrain& t, std::span<const Point> path,
-                  std::optional<std::int64_t> jump_segment);
-std::vector<Span> profile(const MoveTerrain& t, Point a, Point b,
-                          std::optional<bool> on_road = std::nullopt);
 
 // movement_geometry.py
 double move_cost(const MoveTerrain& t, Point a, Point b, bool jumping = false,
