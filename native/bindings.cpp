@@ -19,6 +19,8 @@
 #include "no_quarter/sight_movement/geometry.hpp"
 #include "no_quarter/battle/state_bindings.hpp"
 #include "no_quarter/sight_movement/sight.hpp"
+#include "numpy_random_bindings.hpp"
+#include "no_quarter/forces/setup_bindings.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -544,4 +546,6 @@ NB_MODULE(_core, m) {
 
     // -- No Quarter battle state (rules/no_quarter/battle/state.py) ------------------------------
     nq::bind_state(g);
+    wargym::bind_numpy_random(m);  // numpy_random_bindings.cpp
+    nq::bind_setup(g);             // no_quarter/forces/setup_bindings.cpp
 }
