@@ -92,39 +92,45 @@ void NumpyGenerator::bounded_uint64_fill(std::uint64_t off, std::uint64_t rng, s
     }
 }
 
-namespace {
-
-// _rand_int64's checks of the closed interval [low, high - 1].
-void check_bounds(std::int64_t low, std::int64_t high) {
-    if (low >= high) {
-        throw ArgumentError("high", "low >= high (" + std::to_string(low) +
-                                        " >= " + std::to_string(high) + ")");
+// _bounded_integers.pyx.in _rand_int64 (scalar low/high, size None) on [low, top]:
+// rng = top - low, off = low.
+std::int64_t NumpyGenerator::integers_closed(std::int64_t low, std::int64_t top) {
+    if (low > top) {
+        throw ArgumentError("high", "low >= high (" + std::to_string(low) + " >= " +
+                                        std::to_string(top) + " + 1)");
     }
-}
-
-}  // namespace
-
-// _bounded_integers.pyx.in _rand_int64 (scalar low/high, size None): rng = high - 1 - low.
-std::int64_t NumpyGenerator::integers(std::int64_t low, std::int64_t high) {
-    check_bounds(low, high);
-    const std::uint64_t rng = static_cast<std::uint64_t>(high - 1) - static_cast<std::uint64_t>(low);
+    const std::uint64_t rng = static_cast<std::uint64_t>(top) - static_cast<std::uint64_t>(low);
     std::uint64_t out = 0;
     bounded_uint64_fill(static_cast<std::uint64_t>(low), rng, 1, &out);
     return static_cast<std::int64_t>(out);
 }
 
 // _rand_int64 with a size: an empty size draws nothing and checks nothing, as numpy's.
-std::vector<std::int64_t> NumpyGenerator::integers(std::int64_t low, std::int64_t high,
-                                                   std::int64_t size) {
+std::vector<std::int64_t> NumpyGenerator::integers_closed(std::int64_t low, std::int64_t top,
+                                                          std::int64_t size) {
     if (size < 0) throw ArgumentError("size", "negative dimensions are not allowed");
     if (size == 0) return {};
-    check_bounds(low, high);
-    const std::uint64_t rng = static_cast<std::uint64_t>(high - 1) - static_cast<std::uint64_t>(low);
+    if (low > top) {
+        throw ArgumentError("high", "low >= high (" + std::to_string(low) + " >= " +
+                                        std::to_string(top) + " + 1)");
+    }
+    const std::uint64_t rng = static_cast<std::uint64_t>(top) - static_cast<std::uint64_t>(low);
     std::vector<std::uint64_t> raw(static_cast<std::size_t>(size));
     bounded_uint64_fill(static_cast<std::uint64_t>(low), rng, size, raw.data());
     std::vector<std::int64_t> out(raw.size());
     for (std::size_t i = 0; i < raw.size(); ++i) out[i] = static_cast<std::int64_t>(raw[i]);
     return out;
+}
+
+std::int64_t NumpyGenerator::integers(std::int64_t low, std::int64_t high) {
+    if (high == INT64_MIN) throw ArgumentError("high", "low >= high");
+    return integers_closed(low, high - 1);
+}
+
+std::vector<std::int64_t> NumpyGenerator::integers(std::int64_t low, std::int64_t high,
+                                                   std::int64_t size) {
+    if (size > 0 && high == INT64_MIN) throw ArgumentError("high", "low >= high");
+    return integers_closed(low, high == INT64_MIN ? high : high - 1, size);
 }
 
 // _generator.pyx Generator.uniform (scalar path) and distributions.c random_uniform.

@@ -36,6 +36,11 @@ public:
     std::int64_t integers(std::int64_t low, std::int64_t high);
     // Generator.integers(low, high, size=n): n values drawn by one random_bounded_uint64_fill.
     std::vector<std::int64_t> integers(std::int64_t low, std::int64_t high, std::int64_t size);
+    // The same on the closed interval [low, top] (top = high - 1), which also reaches
+    // numpy's integers(low, 2**63): _rand_int64 works on the closed interval.
+    std::int64_t integers_closed(std::int64_t low, std::int64_t top);
+    std::vector<std::int64_t> integers_closed(std::int64_t low, std::int64_t top,
+                                              std::int64_t size);
     // Generator.random(): random_standard_uniform.
     double random() { return next_double(); }
     // Generator.uniform(low, high): random_uniform(low, high - low); numpy refuses a range that

@@ -69,6 +69,19 @@ std::int64_t int64_arg(nb::handle v, const std::string& name) {
     return out;
 }
 
+// high - 1 of an exclusive int64 bound: numpy accepts high = 2**63 (its top is 2**63 - 1).
+std::int64_t exclusive_top(nb::handle high) {
+    if (PyBool_Check(high.ptr()) || !PyIndex_Check(high.ptr())) wrong_type("high", "an int", high);
+    nb::object index = nb::steal(PyNumber_Index(high.ptr()));
+    if (!index.is_valid()) throw nb::python_error();
+    nb::object top = nb::steal(PyNumber_Subtract(index.ptr(), nb::int_(1).ptr()));
+    if (!top.is_valid()) throw nb::python_error();
+    int overflow = 0;
+    const long long out = PyLong_AsLongLongAndOverflow(top.ptr(), &overflow);
+    if (overflow != 0) throw ArgumentError("high", short_repr(high) + " is out of bounds for int64");
+    return out;
+}
+
 double float_arg(nb::handle v, const std::string& name) {
     if (PyBool_Check(v.ptr()) || !(PyFloat_Check(v.ptr()) || PyLong_Check(v.ptr()))) {
         wrong_type(name, "a float", v);
@@ -122,12 +135,12 @@ void bind_numpy_random(nb::module_& m) {
         .def("integers",
              [](NumpyGenerator& g, nb::handle low, nb::handle high, nb::handle size) -> nb::object {
                  const std::int64_t lo = int64_arg(low, "low");
-                 const std::int64_t hi = int64_arg(high, "high");
-                 if (size.is_none()) return nb::int_(g.integers(lo, hi));
+                 const std::int64_t top = exclusive_top(high);
+                 if (size.is_none()) return nb::int_(g.integers_closed(lo, top));
                  const std::int64_t n = int64_arg(size, "size");
                  if (n > (std::int64_t{1} << 32)) throw ArgumentError("size", "at most 2**32 values");
                  nb::list out;
-                 for (std::int64_t v : g.integers(lo, hi, n)) out.append(v);
+                 for (std::int64_t v : g.integers_closed(lo, top, n)) out.append(v);
                  return out;
              },
              "low"_a.none(), "high"_a.none(), "size"_a.none() = nb::none(),

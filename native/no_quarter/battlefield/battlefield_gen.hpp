@@ -30,7 +30,8 @@ struct TerrainGenTables {
     double deep_water_shore_band = 0.0;         // cfg.deep_water_shore_band (Battlefield.index)
 };
 
-// Python's round(x, ndigits): the double nearest the correctly rounded decimal (ties to even).
+// Python's round(x, ndigits) for ndigits >= 0: the double nearest the correctly rounded
+// decimal (ties to even).
 double pyround(double x, int ndigits);
 
 // generate_battlefield(rng, width=, height=, n_features=, night=, inclement_weather=).

@@ -311,6 +311,14 @@ void bind_setup(nb::module_& g) {
         "mechs_per_side"_a.none(), "stars"_a.none(), "options"_a.none(), "max_mechs_per_side"_a.none(),
         "setup.new_skirmish_logged up to advance(): (Battle, set-up event dicts, rng state after).");
     g.def(
+        "py_round",
+        [](nb::handle x, nb::handle ndigits) {
+            const std::int64_t n = count_arg(ndigits, "ndigits", 0, 30);
+            if (!PyFloat_Check(x.ptr())) wrong_type("x", "a float", x);
+            return pyround(PyFloat_AS_DOUBLE(x.ptr()), static_cast<int>(n));
+        },
+        "x"_a.none(), "ndigits"_a.none(), "Python's round(x, ndigits) as the set-up computes it.");
+    g.def(
         "generate_battlefield",
         [](nb::handle tables, nb::handle state) {
             const SetupTables& t = tables_arg(tables);
