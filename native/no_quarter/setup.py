@@ -1,4 +1,4 @@
-"""Glue of the native skirmish set-up: the reference's tables handed to the core, the rng handed back.
+"""Glue of the native skirmish set-up: the reference's tables to the core, the rng back.
 
 The core's ``new_skirmish_setup`` mirrors :func:`~.forces.setup.new_skirmish_logged` up to its
 call of ``advance``: the generated battlefield, the random picks of pre-generated mechs,
@@ -49,7 +49,7 @@ _CACHE: dict[RulesOptions, Any] = {}
 def setup_tables_data(
     rules: NoQuarterRules, terrain: TerrainConfig | None = None
 ) -> dict[str, Any]:
-    """The plain data ``_core.no_quarter.SetupTables`` is built from (every table the set-up reads)."""
+    """The plain data of ``_core.no_quarter.SetupTables``: every table the set-up reads."""
     cfg = terrain_config() if terrain is None else terrain
     effects = rules.attribute_effects
     return {
@@ -66,9 +66,7 @@ def setup_tables_data(
         "star_rerolls": [a.value for a, e in effects.items() if e.star_rerolls],
         "choose_any": [a.value for a, e in effects.items() if e.choose_any],
         "preference": [a.value for a in rules.attribute_preference],
-        "random_attribute_rolls": {
-            r.value: rules.racial[r].random_attribute_rolls for r in Race
-        },
+        "random_attribute_rolls": {r.value: rules.racial[r].random_attribute_rolls for r in Race},
         "free_company_races": rules.options.free_company_races,
         "building_armors": sorted(cfg.building_armor.values()),
         "building_max_w": float(cfg.building_max_size[0]),

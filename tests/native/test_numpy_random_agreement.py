@@ -81,7 +81,11 @@ def test_the_state_goes_back_and_the_python_rng_continues_identically() -> None:
 
 
 def test_a_state_built_from_numbers_is_the_state_numpy_reads() -> None:
-    for state, inc, has, word in [(0, 1, 0, 0), (2**128 - 1, 2**128 - 1, 1, 2**32 - 1), (12345, 2, 1, 9)]:
+    for state, inc, has, word in [
+        (0, 1, 0, 0),
+        (2**128 - 1, 2**128 - 1, 1, 2**32 - 1),
+        (12345, 2, 1, 9),
+    ]:
         value = {
             "bit_generator": "PCG64",
             "state": {"state": state, "inc": inc},
@@ -93,7 +97,9 @@ def test_a_state_built_from_numbers_is_the_state_numpy_reads() -> None:
         rng = np.random.Generator(bit)
         native = _core.NumpyGenerator(value)
         assert native.state == rng.bit_generator.state == value
-        assert [native.integers(0, 7) for _ in range(5)] == [int(rng.integers(0, 7)) for _ in range(5)]
+        assert [native.integers(0, 7) for _ in range(5)] == [
+            int(rng.integers(0, 7)) for _ in range(5)
+        ]
         same_state(rng, native)
 
 
@@ -151,8 +157,16 @@ def good_state() -> dict[str, Any]:
         (lambda s: {k: v for k, v in s.items() if k != "state"}, NativeArgumentError, "state"),
         (lambda s: {**s, "state": [1, 2]}, NativeTypeError, "state.state"),
         (lambda s: {**s, "state": {"inc": 1}}, NativeArgumentError, "state.state"),
-        (lambda s: {**s, "state": {"state": -1, "inc": 1}}, NativeArgumentError, "state.state.state"),
-        (lambda s: {**s, "state": {"state": 2**128, "inc": 1}}, NativeArgumentError, "state.state.state"),
+        (
+            lambda s: {**s, "state": {"state": -1, "inc": 1}},
+            NativeArgumentError,
+            "state.state.state",
+        ),
+        (
+            lambda s: {**s, "state": {"state": 2**128, "inc": 1}},
+            NativeArgumentError,
+            "state.state.state",
+        ),
         (lambda s: {**s, "state": {"state": 1, "inc": 1.0}}, NativeTypeError, "state.state.inc"),
         (lambda s: {**s, "has_uint32": 2}, NativeArgumentError, "state.has_uint32"),
         (lambda s: {**s, "has_uint32": True}, NativeTypeError, "state.has_uint32"),

@@ -113,11 +113,18 @@ def test_every_faction_pair_size_stars_and_option_agree() -> None:
 def test_every_option_variant_agrees_with_a_free_company() -> None:
     for i, options in enumerate(VARIANTS):
         for per_side in (1, 5):
-            agree(7000 + 10 * i + per_side, Faction.FREE_COMPANY, Faction.STAR_ARMY, per_side, 1, options)
+            agree(
+                7000 + 10 * i + per_side,
+                Faction.FREE_COMPANY,
+                Faction.STAR_ARMY,
+                per_side,
+                1,
+                options,
+            )
 
 
 def test_the_battle_before_advance_is_new_skirmish_logged_s() -> None:
-    """Advanced by the reference, the native set-up gives new_skirmish_logged's battle and events."""
+    """Advanced by the reference, the native set-up gives new_skirmish_logged's battle, events."""
     for seed in range(4):
         script = faces(seed)
         native_dice = _core.ScriptedDice(script)
@@ -157,7 +164,9 @@ def changed_rules() -> NoQuarterRules:
         star_rep=6,
         team_size=2,
         attribute_preference=tuple(reversed(rules.attribute_preference)),
-        free_company_mixing=FreeCompanyMixing(mixed_faces=(1, 2, 3, 4), race_count=(2, 3, 3, 2, 3, 2)),
+        free_company_mixing=FreeCompanyMixing(
+            mixed_faces=(1, 2, 3, 4), race_count=(2, 3, 3, 2, 3, 2)
+        ),
         free_company_race_roll=tuple(reversed(rules.free_company_race_roll)),
     )
 
@@ -190,11 +199,26 @@ def test_the_native_set_up_reads_the_tables_it_is_handed(monkeypatch: pytest.Mon
 def test_bases_that_do_not_fit_are_refused_by_both() -> None:
     options = dataclasses.replace(BattleOptions(), base_radius=4.0)
     with pytest.raises(StateError, match="bases fit"):
-        reference_setup(np.random.default_rng(1), ScriptedDice(faces(1)), Faction.PDF, Faction.PDF, 5, 0, options)
+        reference_setup(
+            np.random.default_rng(1),
+            ScriptedDice(faces(1)),
+            Faction.PDF,
+            Faction.PDF,
+            5,
+            0,
+            options,
+        )
     rng = np.random.default_rng(1)
     before = rng.bit_generator.state
     with pytest.raises(NativeStateError, match="bases fit"):
-        native_setup.new_skirmish_setup(rng, _core.ScriptedDice(faces(1)), blue=Faction.PDF, red=Faction.PDF, mechs_per_side=5, options=options)
+        native_setup.new_skirmish_setup(
+            rng,
+            _core.ScriptedDice(faces(1)),
+            blue=Faction.PDF,
+            red=Faction.PDF,
+            mechs_per_side=5,
+            options=options,
+        )
     assert rng.bit_generator.state == before
 
 
@@ -211,7 +235,11 @@ def test_bad_arguments_are_refused_naming_them() -> None:
         ({"red": None}, NativeTypeError, "red"),
         ({"mechs_per_side": 0}, NativeArgumentError, "mechs_per_side"),
         ({"mechs_per_side": -1}, NativeArgumentError, "mechs_per_side"),
-        ({"mechs_per_side": native_setup.MAX_MECHS_PER_SIDE + 1}, NativeArgumentError, "mechs_per_side"),
+        (
+            {"mechs_per_side": native_setup.MAX_MECHS_PER_SIDE + 1},
+            NativeArgumentError,
+            "mechs_per_side",
+        ),
         ({"mechs_per_side": True}, NativeTypeError, "mechs_per_side"),
         ({"mechs_per_side": 2.0}, NativeTypeError, "mechs_per_side"),
         ({"stars": "1"}, NativeTypeError, "stars"),
@@ -234,7 +262,15 @@ def test_running_out_of_dice_raises_the_reference_error_and_keeps_the_rng() -> N
         native_setup.new_skirmish_setup(rng, _core.ScriptedDice([2] * 7), mechs_per_side=5)
     assert rng.bit_generator.state == before
     with pytest.raises(DiceScriptExhaustedError):
-        reference_setup(np.random.default_rng(5), ScriptedDice([2] * 7), Faction.STAR_ARMY, Faction.HISHEN, 5, 0, BattleOptions())
+        reference_setup(
+            np.random.default_rng(5),
+            ScriptedDice([2] * 7),
+            Faction.STAR_ARMY,
+            Faction.HISHEN,
+            5,
+            0,
+            BattleOptions(),
+        )
 
 
 def test_the_core_refuses_a_bad_state_or_bad_tables() -> None:
@@ -282,9 +318,12 @@ def test_the_core_refuses_a_bad_state_or_bad_tables() -> None:
 def test_the_core_rounds_as_python_rounds() -> None:
     """battlefield_gen rounds every draw (round(x, 1), round(x, 2)): the core's pyround."""
     rng = np.random.default_rng(11)
-    values = [0.25, 0.35, 2.675, 0.05, 0.15, -0.05, -0.25, 1.005, 0.0, -0.0, 35.95, 1e-9, 4.5e15, 1e300]
+    values = [0.25, 0.35, 2.675, 0.05, 0.15, -0.05, -0.25, 1.005, 0.0, -0.0, 35.95]
+    values += [1e-9, 4.5e15, 1e300, 2.0**52 / 10 + 0.05]
     values += [float(v) for v in rng.uniform(-40.0, 40.0, 4000)]
-    values += [round(float(v), 3) + d for v in rng.uniform(0, 40, 500) for d in (0.0, 0.0005, -0.0005)]
+    values += [
+        round(float(v), 3) + d for v in rng.uniform(0, 40, 500) for d in (0.0, 0.0005, -0.0005)
+    ]
     values += [float(k) / 100 + 0.005 for k in range(-200, 4000)]
     for n in (0, 1, 2, 3, 17):
         for v in values:
