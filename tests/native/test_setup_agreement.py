@@ -196,6 +196,33 @@ def test_the_native_set_up_reads_the_tables_it_is_handed(monkeypatch: pytest.Mon
     assert changed == 30
 
 
+def test_crowded_deployment_agrees_grid_and_refusal_included() -> None:
+    """Wide bases: the random tries fail, the grid of np.arange places them, or none fit."""
+    outcomes = set()
+    for radius, per_side in ((2.0, 9), (2.75, 5)):
+        options = dataclasses.replace(BattleOptions(), base_radius=radius)
+        for seed in range(8):
+            try:
+                want = agree(seed, Faction.PDF, Faction.HISHEN, per_side, 0, options)
+                outcomes.add("placed")
+                xs = {float(a) for a in np.arange(radius, 36.0 - radius + 1e-9, 2 * radius)}
+                ys = {float(b) for b in np.arange(radius, 6.0 + 1e-9, 2 * radius)}
+                ys |= {36.0 - b for b in ys}
+                if any(m["pos"][0] in xs and m["pos"][1] in ys for m in want["mechs"].values()):
+                    outcomes.add("on the grid")
+            except StateError as error:
+                rng = np.random.default_rng(seed)
+                with pytest.raises(NativeStateError) as caught:
+                    native_setup.new_skirmish_setup(
+                        rng, _core.ScriptedDice(faces(seed)), blue=Faction.PDF,
+                        red=Faction.HISHEN, mechs_per_side=per_side, options=options,
+                    )  # fmt: skip
+                assert caught.value.reason == str(error)
+                assert rng.bit_generator.state == np.random.default_rng(seed).bit_generator.state
+                outcomes.add("refused")
+    assert outcomes == {"placed", "on the grid", "refused"}
+
+
 def test_bases_that_do_not_fit_are_refused_by_both() -> None:
     options = dataclasses.replace(BattleOptions(), base_radius=4.0)
     with pytest.raises(StateError, match="bases fit"):

@@ -103,36 +103,46 @@ bool fits(const Feature& nu, const std::vector<Feature>& placed) {
     return true;
 }
 
-// numpy.arange(start, stop, step) for floats (ctors.c _calc_length, arraytypes DOUBLE_fill).
-std::vector<double> arange(double start, double stop, double step) {
-    const double next = stop - start;
-    const double value = next / step;
-    std::int64_t len = 0;
-    if (value == 0.0 && next != 0.0) {
-        len = std::signbit(value) ? 0 : 1;
-    } else {
-        if (std::isnan(value)) throw ArgumentError("base_radius", "arange length is NaN");
-        const double c = std::ceil(value);
-        if (c > 1e9) throw ArgumentError("base_radius", "too many deployment steps");
-        len = static_cast<std::int64_t>(c);
-    }
-    std::vector<double> out;
-    if (len <= 0) return out;
-    out.reserve(static_cast<std::size_t>(len));
-    out.push_back(start);
-    if (len == 1) return out;
-    const double second = start + step;
-    out.push_back(second);
-    const double delta = second - start;
-    for (std::int64_t i = 2; i < len; ++i) out.push_back(start + static_cast<double>(i) * delta);
-    return out;
-}
+// numpy.arange(start, stop, step) for floats (ctors.c _calc_length, arraytypes DOUBLE_fill),
+// computed on demand: value i is start, start + step, then start + i * ((start + step) - start).
+struct Arange {
+    double start = 0.0;
+    double second = 0.0;
+    double delta = 0.0;
+    std::int64_t size = 0;
 
-// A short text of a float for messages (%g).
-std::string pyround_text(double v) {
+    Arange(double from, double stop, double step) : start(from) {
+        const double next = stop - from;
+        const double value = next / step;
+        if (value == 0.0 && next != 0.0) {
+            size = std::signbit(value) ? 0 : 1;
+        } else {
+            if (std::isnan(value)) throw ArgumentError("base_radius", "arange length is NaN");
+            const double c = std::ceil(value);
+            if (c > 1e9) throw ArgumentError("base_radius", "too many deployment steps");
+            size = static_cast<std::int64_t>(c);
+        }
+        second = from + step;
+        delta = second - from;
+    }
+    double operator[](std::int64_t i) const {
+        if (i == 0) return start;
+        if (i == 1) return second;
+        return start + static_cast<double>(i) * delta;
+    }
+};
+
+// repr(v) of a Python float for messages: the shortest text that reads back as v, with ".0"
+// on whole numbers.
+std::string py_float_text(double v) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
+    for (int precision = 1; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+        if (std::strtod(buf, nullptr) == v) break;
+    }
+    std::string out = buf;
+    if (std::isfinite(v) && out.find_first_of(".e") == std::string::npos) out += ".0";
+    return out;
 }
 
 }  // namespace
@@ -255,18 +265,19 @@ std::vector<Point> deployment_points(const Battlefield& bf, const TerrainGenTabl
         const Point p = place(a, b);
         if (legal(p)) points.push_back(p);
     }
-    const std::vector<double> steps = arange(radius, along - radius + 1e-9, 2 * radius);
-    for (double b : arange(lo, hi + 1e-9, 2 * radius)) {
-        for (double a : steps) {
+    const Arange steps(radius, along - radius + 1e-9, 2 * radius);
+    const Arange rows(lo, hi + 1e-9, 2 * radius);
+    for (std::int64_t j = 0; j < rows.size; ++j) {
+        for (std::int64_t i = 0; i < steps.size; ++i) {
             if (static_cast<std::int64_t>(points.size()) >= n) return points;
-            const Point p = place(a, b);
+            const Point p = place(steps[i], rows[j]);
             if (legal(p)) points.push_back(p);
         }
     }
     if (static_cast<std::int64_t>(points.size()) < n) {
         throw StateError("deployment", "only " + std::to_string(points.size()) + " of " +
                                            std::to_string(n) + " bases fit within " +
-                                           pyround_text(depth) + " of the " + edge + " edge");
+                                           py_float_text(depth) + " of the " + edge + " edge");
     }
     return points;
 }
