@@ -44,6 +44,7 @@ MAX_MECHS_PER_SIDE = validity.MAX_MECHS // 2
 """Most mechs a side may field in the native set-up (half of :data:`~.validity.MAX_MECHS`)."""
 
 _CACHE: dict[RulesOptions, Any] = {}
+_OPTIONS: dict[BattleOptions, dict[str, Any]] = {}
 
 
 def setup_tables_data(
@@ -104,6 +105,16 @@ def _tables_for(options: BattleOptions) -> Any:
     return _CACHE[options.rules]
 
 
+def _options_data(options: BattleOptions) -> dict[str, Any]:
+    """``to_jsonable(options)``, made once per options (the core only reads it)."""
+    data = _OPTIONS.get(options)
+    if data is None:
+        if len(_OPTIONS) > 64:
+            _OPTIONS.clear()
+        data = _OPTIONS[options] = to_jsonable(options)
+    return data
+
+
 def _faction(value: Any, name: str) -> str:
     if isinstance(value, Faction):
         return value.value
@@ -147,7 +158,7 @@ def new_skirmish_setup(
         _faction(red, "red"),
         mechs_per_side,
         stars,
-        to_jsonable(options),
+        _options_data(options),
         MAX_MECHS_PER_SIDE,
     )
     rng.bit_generator.state = state
