@@ -107,7 +107,11 @@ def _tables_for(options: BattleOptions) -> Any:
 
 def _options_data(options: BattleOptions) -> dict[str, Any]:
     """``to_jsonable(options)``, made once per options (the core only reads it)."""
-    data = _OPTIONS.get(options)
+    try:
+        data = _OPTIONS.get(options)
+    except TypeError:  # a field holds a list: not hashable, converted every time
+        converted: dict[str, Any] = to_jsonable(options)
+        return converted
     if data is None:
         if len(_OPTIONS) > 64:
             _OPTIONS.clear()
