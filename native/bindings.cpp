@@ -25,6 +25,8 @@
 #include "no_quarter/battle/combat_bindings.hpp"
 #include "no_quarter/sight_movement/perception_bindings.hpp"
 #include "no_quarter/sight_movement/movement_bindings.hpp"
+#include "numpy_random_bindings.hpp"
+#include "no_quarter/forces/setup_bindings.hpp"
 
 namespace nb = nanobind;
 // no_quarter/battle/actions_bindings.hpp (not included: its vocab Side clashes with sight.hpp's)
@@ -568,4 +570,6 @@ NB_MODULE(_core, m) {
     nq::bind_encoding(g);  // envs/no_quarter/encoding.py (native/no_quarter/envs/encoding.hpp)
     nq::bind_movement(g);
     nq::bind_flow(g);  // typed frames and the flow skeleton (battle/flow_bindings.cpp)
+    wargym::bind_numpy_random(m);  // numpy_random_bindings.cpp
+    nq::bind_setup(g);             // no_quarter/forces/setup_bindings.cpp
 }

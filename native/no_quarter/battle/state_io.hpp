@@ -158,4 +158,9 @@ nq::StateLimits make_limits(nb::handle src, nb::handle terrain, nb::handle depth
 // A new reference, or the pending Python error thrown as nb::python_error.
 PyObject* ok(PyObject* o);
 
+// The reader's design and options readers, shared with the set-up's bindings
+// (forces/setup_bindings.cpp: the glue hands designs and options over as to_jsonable data).
+nq::MechDesign get_design(PyObject* o, const Path& at);
+std::shared_ptr<const nq::BattleOptions> get_options(PyObject* o, const Path& at);
+
 }  // namespace state_io
