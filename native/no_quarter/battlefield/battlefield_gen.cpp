@@ -147,38 +147,6 @@ std::string py_float_text(double v) {
 
 }  // namespace
 
-// CPython float.__round__(ndigits) goes through _Py_dg_dtoa mode 3 and back through strtod:
-// the double nearest the exact value rounded to ndigits decimals, ties to even. For
-// 0 <= ndigits <= 15 and |x| * 10**ndigits < 2**52 (every call of the set-up) the exact
-// product x * 10**ndigits is y + err (std::fma gives err exactly), so its rounding to an integer
-// k is decided by y's fraction (a multiple of ulp(y), so never within |err| of 0.5 unless equal
-// to it) and, at 0.5, by err's sign; k / 10**ndigits is then correctly rounded, as strtod's
-// reading of the decimal is. Other cases print the decimal (glibc rounds the exact binary value
-// to nearest, ties to even, as dtoa does) and read it back.
-double pyround(double x, int ndigits) {
-    if (ndigits < 0) throw ArgumentError("ndigits", "must be at least 0");
-    if (!std::isfinite(x) || x == 0.0) return x;
-    static constexpr std::array<double, 16> kPow10{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
-                                                   1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    if (ndigits >= 0 && ndigits < static_cast<int>(kPow10.size())) {
-        const double p = kPow10[static_cast<std::size_t>(ndigits)];
-        const double ax = std::fabs(x);
-        const double y = ax * p;
-        if (y < 4503599627370496.0) {  // 2**52
-            const double err = std::fma(ax, p, -y);
-            const double k = std::floor(y);
-            const double frac = y - k;  // exact
-            bool up = frac > 0.5 || (frac == 0.5 && err > 0.0);
-            if (frac == 0.5 && err == 0.0) up = std::fmod(k, 2.0) != 0.0;  // a tie: to even
-            const double r = (up ? k + 1.0 : k) / p;
-            return std::signbit(x) ? -r : r;
-        }
-    }
-    char buf[512];
-    std::snprintf(buf, sizeof buf, "%.*f", ndigits, x);
-    return std::strtod(buf, nullptr);
-}
-
 Battlefield generate_battlefield(NumpyGenerator& rng, const TerrainGenTables& cfg, double width,
                                  double height, std::optional<std::int64_t> n_features,
                                  bool night, bool inclement_weather) {

@@ -10,6 +10,8 @@
 // named below as kGen* and checked by the agreement tests.
 #pragma once
 
+#include "../sight_movement/pyfloat.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,9 +32,7 @@ struct TerrainGenTables {
     double deep_water_shore_band = 0.0;         // cfg.deep_water_shore_band (Battlefield.index)
 };
 
-// Python's round(x, ndigits) for ndigits >= 0: the double nearest the correctly rounded
-// decimal (ties to even).
-double pyround(double x, int ndigits);
+// Python's round(x, ndigits) is sight_movement/pyfloat.hpp's pyround.
 
 // generate_battlefield(rng, width=, height=, n_features=, night=, inclement_weather=).
 // Throws StateError("n_features") for a negative count, as the reference does.

@@ -85,7 +85,7 @@ Battle new_battle_logged(const std::vector<ForceSpec>& forces,
     battle.losses.insert(Side::red, 0);
     battle.home_edges.insert(Side::blue, tables.home_edges[0]);
     battle.home_edges.insert(Side::red, tables.home_edges[1]);
-    battle.frames = Json::array({});
+    battle.frames = FrameStack{};  // no frames before advance()
     return battle;
 }
 

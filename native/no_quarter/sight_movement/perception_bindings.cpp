@@ -235,9 +235,9 @@ static GroupRules make_rules(nb::handle organization, nb::handle red_teams, nb::
                 {*kind, integer(parts[1], sat + "[1]"), text(parts[2], sat + "[2]")});
         }
     }
-    const auto reps = fixed_list(attribute_rep, "attribute_rep", kAttributes);
-    const auto sizes = fixed_list(only_when, "only_when_group_size", kAttributes);
-    for (std::size_t i = 0; i < kAttributes; ++i) {
+    const auto reps = fixed_list(attribute_rep, "attribute_rep", kAttribute.size);
+    const auto sizes = fixed_list(only_when, "only_when_group_size", kAttribute.size);
+    for (std::size_t i = 0; i < kAttribute.size; ++i) {
         r.activation.attribute_rep[i] = integer(reps[i], "attribute_rep[" + std::to_string(i) + "]");
         if (!sizes[i].is_none()) {
             r.activation.only_when_group_size[i] =

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 namespace wargym::no_quarter {
 
@@ -12,22 +13,26 @@ bool g_compensated_sum = false;
 }
 
 double pyround(double x, int ndigits) {
-    if (!std::isfinite(x) || ndigits < 0 || ndigits > 15) return x;
-    double scale = 1.0;
-    for (int i = 0; i < ndigits; ++i) scale *= 10.0;
-    const double y = x * scale;
-    // y is x * 10^n within half an ulp (|y| 2^-53): further than twice that from a half, the
-    // nearest integer of y is the exact value's, and r / 10^n is the double nearest that
-    // decimal, as CPython's round (correctly rounded decimal, then strtod) gives.
-    const double ay = std::fabs(y);
-    if (ay < 4503599627370496.0) {  // 2^52: ay - floor(ay) is exact
-        const double frac = ay - std::floor(ay);
-        if (std::fabs(frac - 0.5) > ay * 0x1p-52) return std::nearbyint(y) / scale;
+    if (!std::isfinite(x) || ndigits < 0) return x;  // ndigits < 0: never asked by the rules
+    if (ndigits <= 15) {
+        double scale = 1.0;
+        for (int i = 0; i < ndigits; ++i) scale *= 10.0;
+        const double y = x * scale;
+        // y is x * 10^n within half an ulp (|y| 2^-53): further than twice that from a half,
+        // the nearest integer of y is the exact value's, and r / 10^n is the double nearest
+        // that decimal, as CPython's round (correctly rounded decimal, then strtod) gives.
+        const double ay = std::fabs(y);
+        if (ay < 4503599627370496.0) {  // 2^52: ay - floor(ay) is exact
+            const double frac = ay - std::floor(ay);
+            if (std::fabs(frac - 0.5) > ay * 0x1p-52) return std::nearbyint(y) / scale;
+        }
     }
-    // Near a half: the correctly rounded decimal (glibc and CPython both round half to even).
-    char buf[512];
-    std::snprintf(buf, sizeof buf, "%.*f", ndigits, x);
-    return std::strtod(buf, nullptr);
+    // Near a half, or many digits: the correctly rounded decimal (glibc and CPython both round
+    // the exact binary value half to even), read back.
+    const int size = std::snprintf(nullptr, 0, "%.*f", ndigits, x);
+    std::string text(static_cast<std::size_t>(size) + 1, '\0');
+    std::snprintf(text.data(), text.size(), "%.*f", ndigits, x);
+    return std::strtod(text.c_str(), nullptr);
 }
 
 double pymod(double x, double m) {  // CPython float_rem
