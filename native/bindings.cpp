@@ -23,6 +23,7 @@
 namespace nb = nanobind;
 // no_quarter/battle/actions_bindings.hpp (not included: its vocab Side clashes with sight.hpp's)
 namespace wargym::no_quarter { void bind_actions(nanobind::module_& g); }
+namespace wargym::no_quarter { void bind_codec(nanobind::module_& g); }  // no_quarter/envs/codec_bindings.cpp
 using namespace nb::literals;
 namespace nq = wargym::no_quarter;
 
@@ -547,4 +548,5 @@ NB_MODULE(_core, m) {
     // -- No Quarter battle state (rules/no_quarter/battle/state.py) ------------------------------
     nq::bind_state(g);
     nq::bind_actions(g);
+    nq::bind_codec(g);
 }
