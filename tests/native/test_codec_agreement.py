@@ -7,15 +7,20 @@ grid without mirroring, the widest ``arguments.py`` allows, a custom slot functi
 missions' ``SightingOrder``), the core gives the reference's mask bytes, table and collision
 count, the index of every legal option (or the same ValueError message), the decoded action
 of every index (legal or nominal; floats bit for bit) or the same refusal, ``slots()``,
-``block_of`` and ``free_reach``. Editing the codec's constants or the rules' free move changes
-both alike. Bad arguments raise NativeTypeError/NativeArgumentError naming them.
+``block_of`` and ``free_reach``. Probes that no engine lists (headings and move directions on
+the rounding's half-way ties, other mechs, slots beyond the maxima, bad twists, limbs, edges)
+encode alike or are refused with the reference's message. Editing the codec's constants or
+the rules' free move changes both alike. Bad arguments raise NativeTypeError or
+NativeArgumentError naming them.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import os
+import re
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -31,10 +36,11 @@ from wargym.envs.no_quarter.mission_encoding import SightingOrder
 from wargym.native import no_quarter as nnq
 from wargym.native.errors import NativeArgumentError, NativeTypeError
 from wargym.native.no_quarter.codec import NativeCodec, codec_tables
+from wargym.rules.no_quarter.battle import actions as act
 from wargym.rules.no_quarter.battle.actions import Action, Move, Stay
 from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
 from wargym.rules.no_quarter.forces.data import load_rules
-from wargym.rules.no_quarter.forces.vocab import Side
+from wargym.rules.no_quarter.forces.vocab import Location, MeleeAttack, Side
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _action_samples import mission_points, skirmish_points  # noqa: E402
@@ -44,6 +50,8 @@ STRIDE = int(os.environ.get("WARGYM_CODEC_STRIDE", "4"))
 """Check one skirmish decision point in this many (1: all of them; the lead's longer sweep)."""
 SWEEP_EVERY = 25
 """Decode every index at one checked point in this many (a sample of indices at the rest)."""
+PROBE_EVERY = 10
+"""Encode the probes (actions no engine lists: ties, refusals) at one point in this many."""
 
 
 def scrambled_slots(battle: Battle, viewer: Side, mirror: bool = True) -> Slots:
@@ -87,11 +95,17 @@ def outcome(call: Callable[[], Any], native: bool) -> Any:
     """The call's result as plain data, or ("ValueError", message) for a refusal."""
     try:
         value = call()
+    except KeyError as error:  # the reference's battle.mechs[action.mech]
+        assert not native
+        return ("no such mech", error.args[0])
     except ValueError as error:
         text = str(error)
         if native:
             assert isinstance(error, NativeArgumentError), repr(error)
             text = text.split(": ", 1)[1]
+            missing = re.fullmatch(r"mech (-?\d+) is not in the battle", text)
+            if missing:  # the core's word for the reference's KeyError
+                return ("no such mech", int(missing.group(1)))
         return ("ValueError", text)
     if isinstance(value, np.ndarray):
         return (value.dtype.str, value.tobytes())
@@ -157,6 +171,7 @@ def check_point(label: str, battle: Battle, nb: Any, legal: list[Action], codec:
 
 def test_the_codec_agrees_at_every_decision_point_of_every_configuration() -> None:
     totals = {"points": 0, "clashes": 0, "legal": 0}
+    kinds: set[str] = set()
     for n, (label, battle, legal) in enumerate(
         itertools.islice(skirmish_points(), 0, None, STRIDE)
     ):
@@ -166,9 +181,74 @@ def test_the_codec_agrees_at_every_decision_point_of_every_configuration() -> No
             stats = check_point(f"{label} [{name}]", battle, nb, legal, factory(battle), sweep)
             totals["clashes"] += stats["clashes"]
             totals["legal"] += stats["legal"]
+            if n % PROBE_EVERY == 0 and (name == "env" or n % (3 * PROBE_EVERY) == 0):
+                kinds |= check_probes(f"{label} [{name}]", battle, nb, factory(battle))
         totals["points"] += 1
     assert totals["points"] > 500 // STRIDE
-    assert totals["clashes"] > 50 // STRIDE  # the tight configuration leaves options out
+    assert totals["clashes"] > 50 // STRIDE
+    assert kinds == {"refused", "encoded"}  # the tight configuration leaves options out
+
+
+def probes(battle: Battle) -> list[Any]:
+    """Actions no engine lists at this decision: rounding ties, other mechs, bad slots."""
+    decision = battle.decision
+    assert decision is not None
+    mech = decision.mech if decision.mech is not None else min(battle.mechs)
+    other = max(battle.mechs) + 1
+    x, y = battle.mechs[mech].pos
+    out: list[Any] = [act.Stay(mech, h * 11.25) for h in range(-2, 34)]
+    out += [act.Face(mech, h * 22.5, t) for h in range(-1, 17) for t in (-90, 0, 90, 45)]
+    out += [act.Face(mech, None, 0), act.Stay(other), act.Stay(other - 1 if other > 1 else 0)]
+    for k in range(33):  # the move directions and their half-way ties, at several lengths
+        rad = math.radians(k * 11.25)
+        for length in (0.001, 1.0, 3.999, 20.0):
+            to = (round(x + length * math.cos(rad), 3), round(y + length * math.sin(rad), 3))
+            out += [
+                act.Move(mech, to),
+                act.Move(mech, to, jump=True),
+                act.Move(mech, to, reverse=True),
+            ]
+            out.append(act.FreeMove(mech, to))
+    out += [
+        act.FreeMove(mech, None),
+        act.FreeMove(mech, (x, y)),
+        act.FireFirst(mech),
+        act.EndFire(mech),
+    ]
+    ids = sorted(battle.mechs)
+    for i in [*ids, other, -1]:
+        out += [act.ActivateGroup(i), act.SkipGroup(i), act.ChooseMech(i), act.SplitOff(i)]
+        out += [act.Charge(mech, i), act.FightMech(mech, i), act.LeadTeam(mech, i)]
+        out += [act.AssignFire(mech, w, i) for w in (-1, 0, 1, 3, 8)]
+    for feature in range(-1, len(battle.battlefield.features) + 1):
+        out += [act.FireAtBuilding(mech, w, feature) for w in range(0, 4)]
+        out += [
+            act.AttackBuilding(mech, feature, a, limb) for a in MeleeAttack for limb in Location
+        ]
+    out += [act.DeclareMelee(mech, a, limb) for a in MeleeAttack for limb in Location]
+    out += [act.ExitTable(mech, e) for e in ("south", "east", "north", "west", "up")]
+    out += [act.ChooseObjective(o) for o in ("destroy", "break_through", "win")]
+    out += [act.FreeWill(mech, p) for p in range(-1, 4)]
+    out += [act.LuckyChoice(mech, r) for r in (False, True)] + [
+        act.KeepGroups(),
+        act.LeadDone(mech),
+    ]
+    out += [act.ChooseLocation(mech, loc) for loc in Location]
+    return out
+
+
+def check_probes(label: str, battle: Battle, nb: Any, codec: ActionCodec) -> set[str]:
+    """Every probe encodes alike or is refused alike; the kinds of outcome seen."""
+    nat = NativeCodec(codec)
+    assert battle.decision is not None
+    slots = codec.slot_fn(battle, battle.decision.side, codec.mirror) if nat.custom_slots else None
+    kinds = set()
+    for action in probes(battle):
+        ref = outcome(partial(codec.encode, action, battle), False)
+        native = outcome(partial(nat.encode, action, nb, slots), True)
+        agree(f"{label} {action!r}", ref, native, "encode")
+        kinds.add("refused" if isinstance(ref, tuple) else "encoded")
+    return kinds
 
 
 def test_the_codec_agrees_on_mission_states_with_the_sighting_order() -> None:
