@@ -46,8 +46,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _action_samples import mission_points, skirmish_points  # noqa: E402
 from _state_compare import same  # noqa: E402
 
-STRIDE = int(os.environ.get("WARGYM_CODEC_STRIDE", "4"))
-"""Check one skirmish decision point in this many (1: all of them; the lead's longer sweep)."""
+STRIDE = int(os.environ.get("WARGYM_CODEC_STRIDE", "5"))
+"""Check one skirmish decision point in this many (1: all of them, in every configuration:
+the lead's longer sweep; otherwise "env" and two other configurations in turn at each)."""
 SWEEP_EVERY = 25
 """Decode every index at one checked point in this many (a sample of indices at the rest)."""
 PROBE_EVERY = 10
@@ -172,12 +173,20 @@ def check_point(label: str, battle: Battle, nb: Any, legal: list[Action], codec:
 def test_the_codec_agrees_at_every_decision_point_of_every_configuration() -> None:
     totals = {"points": 0, "clashes": 0, "legal": 0}
     kinds: set[str] = set()
+    checked: dict[str, int] = {}
     for n, (label, battle, legal) in enumerate(
         itertools.islice(skirmish_points(), 0, None, STRIDE)
     ):
         nb = nnq.battle_from_dict(battle.to_dict())
-        for name, factory in CONFIGS.items():
-            sweep = n % SWEEP_EVERY == 0 and (name != "widest" or n % (4 * SWEEP_EVERY) == 0)
+        names = list(CONFIGS)
+        rotating = names[1:]  # "env" at every point, two of the others in turn
+        chosen = ["env", rotating[(2 * n) % len(rotating)], rotating[(2 * n + 1) % len(rotating)]]
+        if STRIDE == 1:
+            chosen = names
+        for name in chosen:
+            factory = CONFIGS[name]
+            checked[name] = checked.get(name, 0) + 1
+            sweep = n % SWEEP_EVERY < 3 and (name != "widest" or n % (4 * SWEEP_EVERY) < 3)
             stats = check_point(f"{label} [{name}]", battle, nb, legal, factory(battle), sweep)
             totals["clashes"] += stats["clashes"]
             totals["legal"] += stats["legal"]
@@ -186,6 +195,7 @@ def test_the_codec_agrees_at_every_decision_point_of_every_configuration() -> No
         totals["points"] += 1
     assert totals["points"] > 500 // STRIDE
     assert totals["clashes"] > 50 // STRIDE
+    assert min(checked[name] for name in CONFIGS) > 100 // STRIDE
     assert kinds == {"refused", "encoded"}  # the tight configuration leaves options out
 
 
