@@ -398,3 +398,19 @@ def test_a_bad_free_reach_callable_is_refused(live: Any) -> None:
     bad = nnq.core.ActionCodec(codec_tables(ActionCodec()), lambda *rules: (1.0,))
     with pytest.raises(NativeArgumentError, match="FREE_REACHES"):
         bad.free_reach(nb)
+
+
+def test_a_custom_slot_codec_needs_its_slots(live: Any) -> None:
+    battle, nb, legal, _codec = live
+    codec = ActionCodec(6, 8, 12, battle.options, True, scrambled_slots)
+    nat = NativeCodec(codec)
+    with pytest.raises(ValueError, match="pass its Slots"):
+        nat.mask(nb, legal)
+    slots = scrambled_slots(battle, battle.decision.side, True)
+    assert (nat.mask(nb, legal, slots) == codec.mask(battle)).all()
+    with pytest.raises(NativeArgumentError) as raised:
+        nat.mask(nb, legal, dataclasses.replace(slots, viewer="green"))
+    assert raised.value.argument == "slots.viewer"
+    with pytest.raises(NativeTypeError) as typed:
+        nat.mask(nb, legal, dataclasses.replace(slots, own=[1.5]))
+    assert typed.value.argument == "slots.own[0]"
