@@ -7,6 +7,7 @@
 
 #include <array>
 #include <limits>
+#include <unordered_map>
 
 #include "../../errors.hpp"
 #include "../../pyvalues.hpp"
@@ -108,7 +109,16 @@ struct PySource {
         const auto k = static_cast<Py_ssize_t>(i);
         return PyList_Check(v) ? PyList_GET_ITEM(v, k) : PyTuple_GET_ITEM(v, k);
     }
-    static V get(V v, const char* key) { return PyDict_GetItemString(v, key); }
+    static V get(V v, const char* key) {
+        // the field names are string literals: intern each once (PyDict_GetItemString would
+        // build a new str on every lookup)
+        static std::unordered_map<const char*, PyObject*> interned;
+        PyObject*& k = interned[key];
+        if (!k) k = check(PyUnicode_InternFromString(key));
+        PyObject* found = PyDict_GetItemWithError(v, k);  // borrowed
+        if (!found && PyErr_Occurred()) throw nb::python_error();  // a key's __eq__ raised
+        return found;
+    }
     static std::vector<std::string> keys(V v) {
         std::vector<std::string> out;
         PyObject *key, *value;
