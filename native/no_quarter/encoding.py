@@ -1,7 +1,8 @@
-"""Glue of the native observation encoder: a reference encoder's sizes and tables handed to the core.
+"""Glue of the native observation encoder: a reference encoder's sizes and tables, handed over.
 
-:class:`NativeObservationEncoder` wraps an :class:`~wargym.envs.no_quarter.encoding.ObservationEncoder`
-("nq-obs-v3", every cell size, flattened or not, mirrored or not) and encodes a native battle
+:class:`NativeObservationEncoder` wraps an
+:class:`~wargym.envs.no_quarter.encoding.ObservationEncoder` ("nq-obs-v3", every cell size,
+flattened or not, mirrored or not) and encodes a native battle
 (:func:`~wargym.native.no_quarter.battle_from_dict`) into the same float32 values, bit for bit.
 Every size and scale comes from the reference encoder object and its module, every terrain
 number from :func:`~.terrain_tables.terrain_config` and :func:`~.terrain_tables.cover_config`
@@ -27,24 +28,30 @@ clones and never changes).
 >>> bool(np.array_equal(obs, reference.encode(battle, Side.RED, seen)))
 True
 
-Not mirrored yet: the per-action feature block (``action_features=True``, "nq-af-v1"), the
-advisor rows and the mission encoder's globals (:class:`~.mission_encoding.MissionObservationEncoder`);
-such an encoder is refused. The markers and a custom ``slots`` hook are Python functions of
-a reference battle: the caller passes their results (``markers=``, ``slots=``).
+With ``action_features=True`` the per-action block ("nq-af-v1") is written too; the caller
+passes the encoder's action table (``actions=``, the codec's ``{index: legal action}``),
+which :func:`feature_actions` turns into plain rows. Not mirrored yet: the advisor rows and
+the mission encoder's globals (:class:`~.mission_encoding.MissionObservationEncoder`); such
+an encoder is refused. The markers and a custom ``slots`` hook are Python functions of a
+reference battle: the caller passes their results (``markers=``, ``slots=``).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from wargym.native import _core
 from wargym.native.errors import NativeArgumentError, NativeTypeError
-from wargym.rules.no_quarter.battle.actions import DecisionKind
-from wargym.rules.no_quarter.battlefield.terrain_tables import cover_config, terrain_config
+from wargym.rules.no_quarter.battle.actions import DecisionKind, FireFirst, FreeMove, Move, Stay
+from wargym.rules.no_quarter.battlefield.terrain_tables import (
+    cover_config,
+    sight_config,
+    terrain_config,
+)
 from wargym.rules.no_quarter.forces.vocab import ItemType, Rank, Side, Terrain
 
 if TYPE_CHECKING:  # the env layer imports gymnasium, which native/ must not load on import
@@ -116,7 +123,51 @@ def encoder_config(encoder: ref.ObservationEncoder) -> dict[str, Any]:
         "jump_jets": [t.value == "jump_jets" for t in ItemType],
         "ews": [EWS_LEVEL.get(t, 1) if t.is_ews else 0 for t in ItemType],
         "rank_order": [r.order for r in Rank],
+        "action_features": encoder.action_table is not None,
+        **(_feature_config(encoder) if encoder.action_table is not None else {}),
     }
+
+
+def _feature_config(encoder: ref.ObservationEncoder) -> dict[str, Any]:
+    """The per-action block's part of the config (``action_features.py`` and its tables)."""
+    features = importlib.import_module("wargym.envs.no_quarter.action_features")
+    cover = cover_config()
+    sight = sight_config()
+    return {
+        "n_actions": encoder.n_actions,
+        "af_rows": encoder.af_rows,
+        "table_size": features.TABLE_SIZE,
+        "behind_building_cover": cover.behind_building_cover,
+        "behind_mech_cover": cover.behind_mech_cover,
+        "cover_moving": ["cover" in cover.inside_moving.get(t, frozenset()) for t in Terrain],
+        "shore_band": terrain_config().deep_water_shore_band,
+        "sight": {f: getattr(sight, f) for f in sight.__dataclass_fields__},
+    }
+
+
+_KINDS = ((Move, "move"), (FreeMove, "free_move"), (Stay, "stay"), (FireFirst, "fire_first"))
+
+
+def feature_actions(table: Mapping[int, Any]) -> list[tuple[Any, ...]]:
+    """The codec's ``{index: action}`` in the core's plain form.
+
+    One ``(index, kind, mech, to, target)`` per action: ``kind`` names the class that
+    ``action_features`` tells apart (``other`` for the rest), ``to`` the end point of a move,
+    ``target`` the action's ``target`` when it is an int (as the reference reads it).
+    """
+    rows = []
+    for index, action in table.items():
+        kind = next((name for cls, name in _KINDS if isinstance(action, cls)), "other")
+        to = getattr(action, "to", None) if kind in ("move", "free_move") else None
+        target = getattr(action, "target", None)
+        rows.append((
+            index,
+            kind,
+            getattr(action, "mech", None) if kind != "other" else None,
+            None if to is None else (to[0], to[1]),
+            int(target) if isinstance(target, int) else None,
+        ))  # fmt: skip
+    return rows
 
 
 def _refuse(encoder: Any) -> None:
@@ -127,16 +178,14 @@ def _refuse(encoder: Any) -> None:
         raise NativeArgumentError(
             "encoder", f"{type(encoder).__name__} is not mirrored (only ObservationEncoder)"
         )
-    if encoder.action_table is not None:
-        raise NativeArgumentError(
-            "encoder", "the action features block (action_features=True) is not mirrored"
-        )
+    if encoder.advisor is not None:
+        raise NativeArgumentError("encoder", "the advisor rows are not mirrored")
     if len(ref.KINDS) != len(DecisionKind):
         raise NativeArgumentError("encoder", "KINDS is not DecisionKind")
 
 
 class NativeObservationEncoder:
-    """The native twin of a reference :class:`~wargym.envs.no_quarter.encoding.ObservationEncoder`."""
+    """The native twin of a reference :class:`~.encoding.ObservationEncoder`."""
 
     def __init__(self, encoder: ref.ObservationEncoder) -> None:
         _refuse(encoder)
@@ -148,6 +197,7 @@ class NativeObservationEncoder:
         codec = importlib.import_module("wargym.envs.no_quarter.codec")
         self._default_slots = encoder.slot_fn is codec.battle_slots
         self._default_markers = encoder.markers is _reference().no_markers
+        self._features = encoder.action_table is not None
         self._core = core.ObservationEncoder(encoder_config(encoder))
 
     def encode_into(
@@ -159,22 +209,30 @@ class NativeObservationEncoder:
         *,
         slots: Slots | None = None,
         markers: Sequence[tuple[float, float]] | None = None,
+        actions: Mapping[int, Any] | None = None,
     ) -> None:
         """Writes the flat observation (``encode()`` with ``flatten=True``) into ``out``.
 
         ``visible``: the enemies in sight (the env's set, or :func:`~.encoding.visible_enemies`
         of the reference battle). ``slots`` and ``markers``: what the encoder's ``slots`` and
         ``markers`` hooks return for this battle, required when those hooks are not the
-        defaults. Raises ``NativeTypeError``/``NativeArgumentError`` naming a bad argument;
+        defaults. ``actions``: with ``action_features``, the encoder's ``action_table`` for this
+        battle and viewer (the codec's ``{index: legal action}``; ``{}`` when the viewer does
+        not decide). Raises ``NativeTypeError``/``NativeArgumentError`` naming a bad argument;
         ``out`` is then unchanged.
         """
+        if actions is None and self._features:
+            raise NativeArgumentError("actions", "the encoder has action_features: pass its table")
         if slots is None and not self._default_slots:
             raise NativeArgumentError("slots", "the encoder's slots hook is not battle_slots")
         if markers is None and not self._default_markers:
             raise NativeArgumentError("markers", "the encoder's markers hook is not no_markers")
         side = viewer.value if isinstance(viewer, Side) else viewer
         parts = None if slots is None else (slots.own, slots.enemy, slots.turn)
-        self._core.encode(battle, side, visible, out, parts, () if markers is None else markers)
+        table = None if actions is None else feature_actions(actions)
+        self._core.encode(
+            battle, side, visible, out, parts, () if markers is None else markers, table
+        )
 
     def encode(
         self,
@@ -184,22 +242,29 @@ class NativeObservationEncoder:
         *,
         slots: Slots | None = None,
         markers: Sequence[tuple[float, float]] | None = None,
+        actions: Mapping[int, Any] | None = None,
     ) -> np.ndarray | dict[str, np.ndarray]:
         """A new observation in the reference encoder's layout (flattened or a dict)."""
         flat = np.empty(self.size, dtype=np.float32)
-        self.encode_into(battle, viewer, visible, flat, slots=slots, markers=markers)
+        self.encode_into(
+            battle, viewer, visible, flat, slots=slots, markers=markers, actions=actions
+        )
         if self.flatten:
             return flat
         enc = self.reference
         planes = int(np.prod(enc.plane_shape))
         units_end = planes + 2 * enc.max_mechs * enc.unit_size
         units = flat[planes:units_end].reshape(2 * enc.max_mechs, enc.unit_size)
-        return {
+        glob_end = units_end + enc.global_size
+        out = {
             "planes": flat[:planes].reshape(enc.plane_shape),
             "units": units,
             "unit_mask": (units[:, 0] > 0).astype(np.int8),
-            "globals": flat[units_end:],
+            "globals": flat[units_end:glob_end],
         }
+        if self._features:
+            out["action_features"] = flat[glob_end:].reshape(enc.af_rows, enc.n_actions)
+        return out
 
     def static_planes(self, battle: Any) -> np.ndarray:
         """``encoding.static_planes(battle.battlefield, cell)`` of a native battle (a copy)."""

@@ -170,6 +170,15 @@ const std::vector<float>& ObservationEncoder::static_planes(
     return static_cache_.back().planes;
 }
 
+const SightTerrain& ObservationEncoder::sight_terrain(const std::shared_ptr<const Battlefield>& bf) {
+    for (const CachedSight& hit : sight_cache_) {
+        if (hit.key == bf.get() && hit.battlefield.lock() == bf) return hit.terrain;
+    }
+    if (sight_cache_.size() > 16) sight_cache_.clear();
+    sight_cache_.push_back({bf, bf.get(), sight_terrain_of(*bf, config_.features)});
+    return sight_cache_.back().terrain;
+}
+
 // ObservationEncoder._cell
 std::pair<std::int64_t, std::int64_t> ObservationEncoder::cell_of(Point pos, bool flip) const {
     const double x = flip ? config_.width - pos.x : pos.x;
@@ -342,7 +351,8 @@ void ObservationEncoder::globals(float* out, const Battle& battle, Side viewer, 
 
 // ObservationEncoder.encode, flat layout: planes, units, globals.
 void ObservationEncoder::encode(const Battle& battle, Side viewer, std::span<const std::int64_t> seen,
-                                const Slots& slots, std::span<const Point> markers, std::span<float> out) {
+                                const Slots& slots, std::span<const Point> markers,
+                                std::span<const FeatureAction> actions, std::span<float> out) {
     const EncoderConfig& k = config_;
     for (std::int64_t id : seen) mech_of(battle, id, "visible");
     const bool flip = slots.turn != 0.0;
@@ -361,6 +371,10 @@ void ObservationEncoder::encode(const Battle& battle, Side viewer, std::span<con
     std::vector<const Mech*> own_list, enemy_list;  // looked up first, as the Python does
     for (std::size_t i = 0; i < own_n; ++i) own_list.push_back(&mech_of(battle, slots.own[i], "slots.own"));
     for (std::size_t i = 0; i < enemy_n; ++i) enemy_list.push_back(&mech_of(battle, slots.enemy[i], "slots.enemy"));
+    // the action table only counts while the viewer decides (else the reference's {})
+    const std::span<const FeatureAction> table = deciding ? actions : std::span<const FeatureAction>{};
+    if (k.action_features) check_feature_actions(battle, table, k.n_actions);
+    const SightTerrain* los = k.action_features ? &sight_terrain(battle.battlefield) : nullptr;
     // every check is done: from here on `out` is written and nothing throws
     std::fill(out.begin(), out.end(), 0.0F);
     float* planes = out.data();
@@ -403,7 +417,9 @@ void ObservationEncoder::encode(const Battle& battle, Side viewer, std::span<con
         if (flip) std::reverse(plane, plane + area);
     }
     for (const Point& p : markers) mark(marker_plane, p, flip);
-    globals(units + 2 * k.max_mechs * k.unit_size, battle, viewer, slots, seen, deciding, acting);
+    float* glob = units + 2 * k.max_mechs * k.unit_size;
+    globals(glob, battle, viewer, slots, seen, deciding, acting);
+    if (los != nullptr) action_features(battle, *los, k.features, table, k.n_actions, seen, glob + k.global_size);
     const std::size_t n_units = static_cast<std::size_t>(2 * k.max_mechs * k.unit_size);
     for (std::size_t i = 0; i < n_units; ++i) {  // np.clip(units, -1.0, 1.0)
         float& v = units[i];

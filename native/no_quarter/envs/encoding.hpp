@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../battle/state.hpp"
+#include "action_features.hpp"
 
 namespace wargym::no_quarter {
 
@@ -53,6 +54,10 @@ struct EncoderConfig {
     std::array<bool, kItemTypes> jump_jets{};
     std::array<std::int64_t, kItemTypes> ews{};  // 0, or the bonus _design_info counts
     std::array<std::int64_t, kRanks> rank_order{};
+    // the per-action feature block ("nq-af-v1", action_features=True): n_actions columns
+    bool action_features = false;
+    std::int64_t n_actions = 0;
+    FeatureTables features;
 };
 
 // codec.Slots: the viewer-relative numbering of the mechs.
@@ -66,7 +71,8 @@ struct Slots {
 Slots battle_slots(const Battle& battle, Side viewer, bool mirror, double mirror_turn);
 
 // encoding.ObservationEncoder: encode() writes the flat layout (planes, then units, then
-// globals: EncoderConfig::size values; the action features block is not mirrored) into `out`.
+// globals, then the action features block if configured: EncoderConfig::size values) into
+// `out`. The advisor rows are not mirrored.
 class ObservationEncoder {
 public:
     explicit ObservationEncoder(EncoderConfig config);
@@ -77,11 +83,15 @@ public:
     const std::vector<float>& static_planes(const std::shared_ptr<const Battlefield>& bf);
     // rows, cols of static_planes(bf) (encoding.static_planes' own grid of the battlefield)
     std::pair<std::int64_t, std::int64_t> grid_of(const Battlefield& bf) const;
+    // The line-of-sight terrain of a battlefield (action features), built once and reused.
+    const SightTerrain& sight_terrain(const std::shared_ptr<const Battlefield>& bf);
     // ObservationEncoder.encode(battle, viewer, visible) with the flat layout; `seen` holds
     // the enemies in sight (any order; ids of the battle), `markers` the points of the
-    // markers hook. out.size() must be config().size (checked by the caller).
+    // markers hook, `actions` the action table (used only when the viewer decides). Every
+    // argument is checked before `out` is written. out.size() must be config().size.
     void encode(const Battle& battle, Side viewer, std::span<const std::int64_t> seen,
-                const Slots& slots, std::span<const Point> markers, std::span<float> out);
+                const Slots& slots, std::span<const Point> markers,
+                std::span<const FeatureAction> actions, std::span<float> out);
 
 private:
     struct Cached {
@@ -90,7 +100,13 @@ private:
         std::vector<float> planes;
     };
     EncoderConfig config_;
+    struct CachedSight {
+        std::weak_ptr<const Battlefield> battlefield;
+        const Battlefield* key;
+        SightTerrain terrain;
+    };
     std::vector<Cached> static_cache_;
+    std::vector<CachedSight> sight_cache_;
     std::vector<double> xs_, ys_;  // ObservationEncoder._grid
 
     std::pair<std::int64_t, std::int64_t> cell_of(Point pos, bool flip) const;

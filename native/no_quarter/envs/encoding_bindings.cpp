@@ -7,6 +7,8 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -109,9 +111,51 @@ nq::EncoderConfig make_config(nb::handle c) {
     const auto level = [](nb::handle h, const std::string& name) { return integer(h, name, 0, kBig); };
     k.ews = table<nq::kItemTypes, std::int64_t>(c, "ews", level);
     k.rank_order = table<nq::kRanks, std::int64_t>(c, "rank_order", level);
+    k.action_features = flag(item(c, "action_features"), "config.action_features");
+    std::int64_t af_size = 0;
+    if (k.action_features) {
+        k.n_actions = count(c, "n_actions");
+        if (count(c, "af_rows") != static_cast<std::int64_t>(nq::kFeatureRows)) {
+            throw ArgumentError("config.af_rows", "expected " + std::to_string(nq::kFeatureRows) +
+                                                      " (the advisor rows are not mirrored)");
+        }
+        af_size = static_cast<std::int64_t>(nq::kFeatureRows) * k.n_actions;
+        nq::FeatureTables& f = k.features;
+        f.table_size = positive(c, "table_size");
+        f.behind_building_cover = flag(item(c, "behind_building_cover"), "config.behind_building_cover");
+        f.behind_mech_cover = flag(item(c, "behind_mech_cover"), "config.behind_mech_cover");
+        f.cover_moving = table<nq::kTerrainKinds, bool>(c, "cover_moving", flag);
+        f.cover_stationary = k.cover;
+        f.concealing = k.concealing;
+        f.ranged = k.ranged;
+        for (std::size_t i = 0; i < nq::kItemTypes; ++i) f.ews[i] = k.ews[i] > 0;
+        f.shore_band = real(item(c, "shore_band"), "config.shore_band");
+        nb::handle sc = item(c, "sight");
+        const auto band = [&](const char* key) {
+            const std::string name = std::string("config.sight.") + key;
+            if (!PyDict_Check(sc.ptr())) wrong_type("config.sight", "a dict", sc);
+            PyObject* v = PyDict_GetItemString(sc.ptr(), key);
+            if (v == nullptr) throw ArgumentError(name, "missing");
+            return nb::handle(v);
+        };
+        const auto pos = [&](const char* key) {
+            const double v = real(band(key), std::string("config.sight.") + key);
+            if (!(v > 0.0)) throw ArgumentError(std::string("config.sight.") + key, "expected a positive number");
+            return v;
+        };
+        f.sight.night = pos("night");
+        f.sight.inside_woods_day = pos("inside_woods_day");
+        f.sight.inside_woods_night = pos("inside_woods_night");
+        f.sight.weather_day = pos("weather_day");
+        f.sight.weather_night = pos("weather_night");
+        f.sight.well_lit_lifts_weather = flag(band("well_lit_lifts_weather"), "config.sight.well_lit_lifts_weather");
+        f.sight.woods_edge_band = pos("woods_edge_band");
+        f.sight.hill_crest_band = pos("hill_crest_band");
+    }
     // the layout's sizes must add up (they index the buffer)
     const std::int64_t terrain = static_cast<std::int64_t>(k.terrain_planes.size()) + 3;
-    const std::int64_t flat = k.planes * k.rows * k.cols + 2 * k.max_mechs * k.unit_size + k.global_size;
+    const std::int64_t flat =
+        k.planes * k.rows * k.cols + 2 * k.max_mechs * k.unit_size + k.global_size + af_size;
     if (k.planes != terrain + 6 || k.unit_size != k.unit_fields + k.weapon_fields * k.max_weapons ||
         k.weapon_fields < 4 || k.global_size != 6 + k.kinds + k.max_mechs + 5 ||
         k.kinds != static_cast<std::int64_t>(nq::kDecisionKind.size) || k.size != flat ||
@@ -239,6 +283,58 @@ nq::Slots slots_of(const nq::ObservationEncoder& enc, const nq::Battle& battle, 
     return s;
 }
 
+// the action table as the glue hands it: (index, kind, mech, to or None, target or None) rows
+std::vector<nq::FeatureAction> feature_actions(nb::handle h) {
+    std::vector<nq::FeatureAction> out;
+    if (h.is_none()) return out;
+    PyObject* it = PyObject_GetIter(h.ptr());
+    if (it == nullptr) {
+        PyErr_Clear();
+        wrong_type("actions", "None or an iterable of (index, kind, mech, to, target)", h);
+    }
+    nb::object iter = nb::steal(it);
+    static constexpr std::array<const char*, 5> kinds{"move", "free_move", "stay", "fire_first", "other"};
+    constexpr std::int64_t lo = std::numeric_limits<std::int64_t>::min();
+    constexpr std::int64_t hi = std::numeric_limits<std::int64_t>::max();
+    while (PyObject* v = PyIter_Next(iter.ptr())) {
+        nb::object row = nb::steal(v);
+        const std::string at = "actions[" + std::to_string(out.size()) + "]";
+        if (!PyTuple_Check(row.ptr()) || PyTuple_GET_SIZE(row.ptr()) != 5) {
+            wrong_type(at, "a tuple (index, kind, mech, to, target)", row);
+        }
+        nq::FeatureAction a;
+        a.index = integer(PyTuple_GET_ITEM(row.ptr(), 0), at + ".index", lo, hi);
+        nb::handle kind = PyTuple_GET_ITEM(row.ptr(), 1);
+        const char* text = PyUnicode_Check(kind.ptr()) ? PyUnicode_AsUTF8(kind.ptr()) : nullptr;
+        if (text == nullptr) {
+            PyErr_Clear();
+            wrong_type(at + ".kind", "a string", kind);
+        }
+        const auto found = std::find_if(kinds.begin(), kinds.end(), [&](const char* k) { return std::string(k) == text; });
+        if (found == kinds.end()) throw ArgumentError(at + ".kind", "unknown kind " + short_repr(kind));
+        a.kind = static_cast<nq::FeatureActionKind>(found - kinds.begin());
+        nb::handle mech = PyTuple_GET_ITEM(row.ptr(), 2);
+        if (!mech.is_none()) a.mech = integer(mech, at + ".mech", lo, hi);
+        else if (a.kind != nq::FeatureActionKind::other) wrong_type(at + ".mech", "a mech id", mech);
+        nb::handle to = PyTuple_GET_ITEM(row.ptr(), 3);
+        if (!to.is_none()) {
+            if (!PyTuple_Check(to.ptr()) || PyTuple_GET_SIZE(to.ptr()) != 2) wrong_type(at + ".to", "None or a point (x, y)", to);
+            a.to = nq::Point{real(PyTuple_GET_ITEM(to.ptr(), 0), at + ".to[0]"),
+                             real(PyTuple_GET_ITEM(to.ptr(), 1), at + ".to[1]")};
+        } else if (a.kind == nq::FeatureActionKind::move) {
+            wrong_type(at + ".to", "a point (x, y)", to);
+        }
+        nb::handle target = PyTuple_GET_ITEM(row.ptr(), 4);
+        if (!target.is_none()) a.target = integer(target, at + ".target", lo, hi);
+        out.push_back(a);
+    }
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        wrong_type("actions", "None or an iterable of (index, kind, mech, to, target)", h);
+    }
+    return out;
+}
+
 nb::tuple id_tuple(const std::vector<std::int64_t>& v) {
     nb::list out;
     for (std::int64_t i : v) out.append(i);
@@ -260,20 +356,21 @@ void bind_encoding(nb::module_& g) {
         .def_prop_ro("size", [](const ObservationEncoder& enc) { return enc.config().size; })
         .def("encode",
              [](ObservationEncoder& enc, nb::handle battle, nb::handle viewer, nb::handle visible,
-                nb::handle out, nb::handle slots, nb::handle markers) {
+                nb::handle out, nb::handle slots, nb::handle markers, nb::handle actions) {
                  const Battle& b = battle_of(battle);
                  const Side side = side_of(viewer, "viewer");
                  const std::vector<std::int64_t> seen = ids(visible, "visible");
                  const Slots s = slots_of(enc, b, side, slots);
                  const std::vector<Point> marks = points(markers, "markers");
+                 const std::vector<FeatureAction> table = feature_actions(actions);
                  Buffer buf;
                  open_buffer(buf, out, enc.config().size);
                  // encode() checks everything before it writes, so a refusal leaves `out` unchanged
-                 enc.encode(b, side, seen, s, marks,
+                 enc.encode(b, side, seen, s, marks, table,
                             {static_cast<float*>(buf.view.buf), static_cast<std::size_t>(enc.config().size)});
              },
              "battle"_a.none(), "viewer"_a.none(), "visible"_a.none(), "out"_a.none(),
-             "slots"_a.none() = nb::none(), "markers"_a.none() = nb::tuple(),
+             "slots"_a.none() = nb::none(), "markers"_a.none() = nb::tuple(), "actions"_a.none() = nb::none(),
              "Writes encode()'s flat values into ``out`` (float32, C-contiguous, shape (size,)).")
         .def("static_planes",
              [](ObservationEncoder& enc, nb::handle battle) {
