@@ -256,7 +256,7 @@ class NativeObservationEncoder:
         units_end = planes + 2 * enc.max_mechs * enc.unit_size
         units = flat[planes:units_end].reshape(2 * enc.max_mechs, enc.unit_size)
         glob_end = units_end + enc.global_size
-        out = {
+        out: dict[str, np.ndarray] = {
             "planes": flat[:planes].reshape(enc.plane_shape),
             "units": units,
             "unit_mask": (units[:, 0] > 0).astype(np.int8),
