@@ -123,6 +123,8 @@ def encoder_config(encoder: ref.ObservationEncoder) -> dict[str, Any]:
         "jump_jets": [t.value == "jump_jets" for t in ItemType],
         "ews": [EWS_LEVEL.get(t, 1) if t.is_ews else 0 for t in ItemType],
         "rank_order": [r.order for r in Rank],
+        "shore_band": terrain_config().deep_water_shore_band,
+        "sight": {f: getattr(sight_config(), f) for f in sight_config().__dataclass_fields__},
         "action_features": encoder.action_table is not None,
         **(_feature_config(encoder) if encoder.action_table is not None else {}),
     }
@@ -132,7 +134,6 @@ def _feature_config(encoder: ref.ObservationEncoder) -> dict[str, Any]:
     """The per-action block's part of the config (``action_features.py`` and its tables)."""
     features = importlib.import_module("wargym.envs.no_quarter.action_features")
     cover = cover_config()
-    sight = sight_config()
     return {
         "n_actions": encoder.n_actions,
         "af_rows": encoder.af_rows,
@@ -140,8 +141,6 @@ def _feature_config(encoder: ref.ObservationEncoder) -> dict[str, Any]:
         "behind_building_cover": cover.behind_building_cover,
         "behind_mech_cover": cover.behind_mech_cover,
         "cover_moving": ["cover" in cover.inside_moving.get(t, frozenset()) for t in Terrain],
-        "shore_band": terrain_config().deep_water_shore_band,
-        "sight": {f: getattr(sight, f) for f in sight.__dataclass_fields__},
     }
 
 
@@ -204,7 +203,7 @@ class NativeObservationEncoder:
         self,
         battle: Any,
         viewer: Side | str,
-        visible: Iterable[int],
+        visible: Iterable[int] | None,
         out: np.ndarray,
         *,
         slots: Slots | None = None,
@@ -213,10 +212,10 @@ class NativeObservationEncoder:
     ) -> None:
         """Writes the flat observation (``encode()`` with ``flatten=True``) into ``out``.
 
-        ``visible``: the enemies in sight (the env's set, or :func:`~.encoding.visible_enemies`
-        of the reference battle). ``slots`` and ``markers``: what the encoder's ``slots`` and
-        ``markers`` hooks return for this battle, required when those hooks are not the
-        defaults. ``actions``: with ``action_features``, the encoder's ``action_table`` for this
+        ``visible``: the enemies in sight (the env's set); ``None``: :meth:`visible_enemies`,
+        as the reference computes them then. ``slots`` and ``markers``: what the encoder's
+        ``slots`` and ``markers`` hooks return for this battle, required when those hooks are
+        not the defaults. ``actions``: with ``action_features``, the encoder's ``action_table`` for this
         battle and viewer (the codec's ``{index: legal action}``; ``{}`` when the viewer does
         not decide). Raises ``NativeTypeError``/``NativeArgumentError`` naming a bad argument;
         ``out`` is then unchanged.
@@ -238,7 +237,7 @@ class NativeObservationEncoder:
         self,
         battle: Any,
         viewer: Side | str,
-        visible: Iterable[int],
+        visible: Iterable[int] | None = None,
         *,
         slots: Slots | None = None,
         markers: Sequence[tuple[float, float]] | None = None,
@@ -265,6 +264,12 @@ class NativeObservationEncoder:
         if self._features:
             out["action_features"] = flat[glob_end:].reshape(enc.af_rows, enc.n_actions)
         return out
+
+    def visible_enemies(self, battle: Any, viewer: Side | str) -> frozenset[int]:
+        """:func:`~.encoding.visible_enemies` of a native battle (``bumping.enemies_in_sight``)."""
+        side = viewer.value if isinstance(viewer, Side) else viewer
+        found: frozenset[int] = self._core.visible_enemies(battle, side)
+        return found
 
     def static_planes(self, battle: Any) -> np.ndarray:
         """``encoding.static_planes(battle.battlefield, cell)`` of a native battle (a copy)."""

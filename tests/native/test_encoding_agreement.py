@@ -132,6 +132,11 @@ def check_state(
     layout = LAYOUTS[k % len(LAYOUTS)]
     reference, native = encoders(layout, mechs)
     for viewer in SIDES:
+        reference.markers = ref.no_markers
+        assert native.visible_enemies(native_battle, viewer) == ref.visible_enemies(battle, viewer)
+        want = reference.encode(battle, viewer)  # visible=None: both compute the set
+        assert_same(f"{label} layout {layout} viewer {viewer.value}", want,
+                    native.encode(native_battle, viewer, markers=()))  # fmt: skip
         for n, seen in enumerate(seen_sets(battle, viewer, rng)):
             points = random_markers(rng) if n else []
             reference.markers = lambda b, v, p=points: p

@@ -29,7 +29,9 @@ bool operable(const Mech& mech, std::size_t item) {
            mech.inoperable.end();
 }
 
-// Mech.has_functioning_ews: an EWS item that still works (ews_bonus > 0)
+}  // namespace
+
+// Mech.has_functioning_ews
 bool has_functioning_ews(const Mech& mech, const FeatureTables& t) {
     const auto& items = mech.design().items;
     for (std::size_t i = 0; i < items.size(); ++i) {
@@ -37,8 +39,6 @@ bool has_functioning_ews(const Mech& mech, const FeatureTables& t) {
     }
     return false;
 }
-
-}  // namespace
 
 SightTerrain sight_terrain_of(const Battlefield& bf, const FeatureTables& tables) {
     SightTerrain t;

@@ -58,6 +58,9 @@ void action_features(const Battle& battle, const SightTerrain& terrain, const Fe
                      std::span<const FeatureAction> table, std::int64_t n,
                      std::span<const std::int64_t> seen, float* out);
 
+// Mech.has_functioning_ews: an EWS item that still works (ews_bonus > 0, §10.6.2)
+bool has_functioning_ews(const Mech& mech, const FeatureTables& tables);
+
 // Throws ArgumentError("actions") for an index out of 0..n-1, a repeated index (a dict has
 // none), or an acting mech not in the battle (the reference's KeyError).
 void check_feature_actions(const Battle& battle, std::span<const FeatureAction> table, std::int64_t n);

@@ -179,6 +179,46 @@ const SightTerrain& ObservationEncoder::sight_terrain(const std::shared_ptr<cons
     return sight_cache_.back().terrain;
 }
 
+namespace {
+
+bool listed(const std::vector<std::int64_t>& ids, std::int64_t id) {
+    return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+// perception.hidden_pair: one ducked back into cover from the other (§15.2.4.1)
+bool hidden_pair(const Mech& a, const Mech& b) {
+    return (a.status == Status::duck_back && listed(a.hidden_from, b.id)) ||
+           (b.status == Status::duck_back && listed(b.hidden_from, a.id));
+}
+
+}  // namespace
+
+std::vector<std::int64_t> ObservationEncoder::visible_enemies(const Battle& battle, Side viewer) {
+    const SightTerrain& terrain = sight_terrain(battle.battlefield);
+    const double radius = battle.options->base_radius;
+    std::vector<Body> bodies;  // perception.bodies: mechs in play, then wrecks (D22)
+    for (const Mech& m : battle.mechs) {
+        if (!m.removed) bodies.push_back({m.id, m.pos.x, m.pos.y, radius});
+    }
+    for (std::size_t i = 0; i < battle.wrecks.size(); ++i) {
+        bodies.push_back({-1000 - static_cast<std::int64_t>(i), battle.wrecks[i].x, battle.wrecks[i].y, radius});
+    }
+    std::vector<std::int64_t> found;
+    for (const Mech& enemy : battle.mechs) {
+        if (enemy.side == viewer || enemy.removed) continue;
+        for (const Mech& own : battle.mechs) {
+            if (own.side != viewer || own.removed || hidden_pair(own, enemy)) continue;
+            if (sight(terrain, own.pos, enemy.pos, own.id, enemy.id, bodies,
+                      has_functioning_ews(own, config_.features), radius)
+                    .visible) {
+                found.push_back(enemy.id);
+                break;
+            }
+        }
+    }
+    return found;
+}
+
 // ObservationEncoder._cell
 std::pair<std::int64_t, std::int64_t> ObservationEncoder::cell_of(Point pos, bool flip) const {
     const double x = flip ? config_.width - pos.x : pos.x;

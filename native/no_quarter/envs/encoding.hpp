@@ -83,7 +83,11 @@ public:
     const std::vector<float>& static_planes(const std::shared_ptr<const Battlefield>& bf);
     // rows, cols of static_planes(bf) (encoding.static_planes' own grid of the battlefield)
     std::pair<std::int64_t, std::int64_t> grid_of(const Battlefield& bf) const;
-    // The line-of-sight terrain of a battlefield (action features), built once and reused.
+    // encoding.visible_enemies (bumping.enemies_in_sight over perception.line_between): the
+    // enemy mechs in play that some mech of `viewer` in play has a line of sight to, arcs
+    // ignored (§17.1, ruling D11; a duck-back pair sees nothing, §15.2.4.1), in id order.
+    std::vector<std::int64_t> visible_enemies(const Battle& battle, Side viewer);
+    // The line-of-sight terrain of a battlefield, built once and reused.
     const SightTerrain& sight_terrain(const std::shared_ptr<const Battlefield>& bf);
     // ObservationEncoder.encode(battle, viewer, visible) with the flat layout; `seen` holds
     // the enemies in sight (any order; ids of the battle), `markers` the points of the

@@ -111,6 +111,34 @@ nq::EncoderConfig make_config(nb::handle c) {
     const auto level = [](nb::handle h, const std::string& name) { return integer(h, name, 0, kBig); };
     k.ews = table<nq::kItemTypes, std::int64_t>(c, "ews", level);
     k.rank_order = table<nq::kRanks, std::int64_t>(c, "rank_order", level);
+    // what visible_enemies and the action features read: the line-of-sight table, the EWS items
+    nq::FeatureTables& f = k.features;
+    f.concealing = k.concealing;
+    f.cover_stationary = k.cover;
+    f.ranged = k.ranged;
+    for (std::size_t i = 0; i < nq::kItemTypes; ++i) f.ews[i] = k.ews[i] > 0;
+    f.shore_band = real(item(c, "shore_band"), "config.shore_band");
+    nb::handle sc = item(c, "sight");
+    const auto band = [&](const char* key) {
+        const std::string name = std::string("config.sight.") + key;
+        if (!PyDict_Check(sc.ptr())) wrong_type("config.sight", "a dict", sc);
+        PyObject* v = PyDict_GetItemString(sc.ptr(), key);
+        if (v == nullptr) throw ArgumentError(name, "missing");
+        return nb::handle(v);
+    };
+    const auto pos = [&](const char* key) {
+        const double v = real(band(key), std::string("config.sight.") + key);
+        if (!(v > 0.0)) throw ArgumentError(std::string("config.sight.") + key, "expected a positive number");
+        return v;
+    };
+    f.sight.night = pos("night");
+    f.sight.inside_woods_day = pos("inside_woods_day");
+    f.sight.inside_woods_night = pos("inside_woods_night");
+    f.sight.weather_day = pos("weather_day");
+    f.sight.weather_night = pos("weather_night");
+    f.sight.well_lit_lifts_weather = flag(band("well_lit_lifts_weather"), "config.sight.well_lit_lifts_weather");
+    f.sight.woods_edge_band = pos("woods_edge_band");
+    f.sight.hill_crest_band = pos("hill_crest_band");
     k.action_features = flag(item(c, "action_features"), "config.action_features");
     std::int64_t af_size = 0;
     if (k.action_features) {
@@ -120,37 +148,10 @@ nq::EncoderConfig make_config(nb::handle c) {
                                                       " (the advisor rows are not mirrored)");
         }
         af_size = static_cast<std::int64_t>(nq::kFeatureRows) * k.n_actions;
-        nq::FeatureTables& f = k.features;
         f.table_size = positive(c, "table_size");
         f.behind_building_cover = flag(item(c, "behind_building_cover"), "config.behind_building_cover");
         f.behind_mech_cover = flag(item(c, "behind_mech_cover"), "config.behind_mech_cover");
         f.cover_moving = table<nq::kTerrainKinds, bool>(c, "cover_moving", flag);
-        f.cover_stationary = k.cover;
-        f.concealing = k.concealing;
-        f.ranged = k.ranged;
-        for (std::size_t i = 0; i < nq::kItemTypes; ++i) f.ews[i] = k.ews[i] > 0;
-        f.shore_band = real(item(c, "shore_band"), "config.shore_band");
-        nb::handle sc = item(c, "sight");
-        const auto band = [&](const char* key) {
-            const std::string name = std::string("config.sight.") + key;
-            if (!PyDict_Check(sc.ptr())) wrong_type("config.sight", "a dict", sc);
-            PyObject* v = PyDict_GetItemString(sc.ptr(), key);
-            if (v == nullptr) throw ArgumentError(name, "missing");
-            return nb::handle(v);
-        };
-        const auto pos = [&](const char* key) {
-            const double v = real(band(key), std::string("config.sight.") + key);
-            if (!(v > 0.0)) throw ArgumentError(std::string("config.sight.") + key, "expected a positive number");
-            return v;
-        };
-        f.sight.night = pos("night");
-        f.sight.inside_woods_day = pos("inside_woods_day");
-        f.sight.inside_woods_night = pos("inside_woods_night");
-        f.sight.weather_day = pos("weather_day");
-        f.sight.weather_night = pos("weather_night");
-        f.sight.well_lit_lifts_weather = flag(band("well_lit_lifts_weather"), "config.sight.well_lit_lifts_weather");
-        f.sight.woods_edge_band = pos("woods_edge_band");
-        f.sight.hill_crest_band = pos("hill_crest_band");
     }
     // the layout's sizes must add up (they index the buffer)
     const std::int64_t terrain = static_cast<std::int64_t>(k.terrain_planes.size()) + 3;
@@ -359,7 +360,8 @@ void bind_encoding(nb::module_& g) {
                 nb::handle out, nb::handle slots, nb::handle markers, nb::handle actions) {
                  const Battle& b = battle_of(battle);
                  const Side side = side_of(viewer, "viewer");
-                 const std::vector<std::int64_t> seen = ids(visible, "visible");
+                 const std::vector<std::int64_t> seen =
+                     visible.is_none() ? enc.visible_enemies(b, side) : ids(visible, "visible");
                  const Slots s = slots_of(enc, b, side, slots);
                  const std::vector<Point> marks = points(markers, "markers");
                  const std::vector<FeatureAction> table = feature_actions(actions);
@@ -384,6 +386,15 @@ void bind_encoding(nb::module_& g) {
                      copy->data(), {n, static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)}, owner);
              },
              "battle"_a.none(), "static_planes(battle.battlefield, cell), as a new array.")
+        .def("visible_enemies",
+             [](ObservationEncoder& enc, nb::handle battle, nb::handle viewer) {
+                 const Battle& b = battle_of(battle);
+                 const std::vector<std::int64_t> found = enc.visible_enemies(b, side_of(viewer, "viewer"));
+                 nb::list out;
+                 for (std::int64_t i : found) out.append(i);
+                 return nb::frozenset(out);
+             },
+             "battle"_a.none(), "viewer"_a.none(), "encoding.visible_enemies: enemies in sight of the viewer's side.")
         .def("battle_slots",
              [](const ObservationEncoder& enc, nb::handle battle, nb::handle viewer) {
                  const Battle& b = battle_of(battle);
