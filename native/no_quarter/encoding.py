@@ -215,10 +215,10 @@ class NativeObservationEncoder:
         ``visible``: the enemies in sight (the env's set); ``None``: :meth:`visible_enemies`,
         as the reference computes them then. ``slots`` and ``markers``: what the encoder's
         ``slots`` and ``markers`` hooks return for this battle, required when those hooks are
-        not the defaults. ``actions``: with ``action_features``, the encoder's ``action_table`` for this
-        battle and viewer (the codec's ``{index: legal action}``; ``{}`` when the viewer does
-        not decide). Raises ``NativeTypeError``/``NativeArgumentError`` naming a bad argument;
-        ``out`` is then unchanged.
+        not the defaults. ``actions``: with ``action_features``, the encoder's ``action_table``
+        for this battle and viewer (the codec's ``{index: legal action}``; ``{}`` when the
+        viewer does not decide). Raises ``NativeTypeError``/``NativeArgumentError`` naming a
+        bad argument; ``out`` is then unchanged.
         """
         if actions is None and self._features:
             raise NativeArgumentError("actions", "the encoder has action_features: pass its table")
