@@ -30,10 +30,12 @@ True
 
 With ``action_features=True`` the per-action block ("nq-af-v1") is written too; the caller
 passes the encoder's action table (``actions=``, the codec's ``{index: legal action}``),
-which :func:`feature_actions` turns into plain rows. Not mirrored yet: the advisor rows and
-the mission encoder's globals (:class:`~.mission_encoding.MissionObservationEncoder`); such
-an encoder is refused. The markers and a custom ``slots`` hook are Python functions of a
-reference battle: the caller passes their results (``markers=``, ``slots=``).
+which :func:`feature_actions` turns into plain rows. A
+:class:`~.mission_encoding.MissionObservationEncoder` ("nq-obs-v4") adds the mission globals
+and, by default, the PEF markers, both read from the state's mission and NP data. Not
+mirrored yet: the advisor rows (such an encoder is refused). Another ``markers`` hook and a
+custom ``slots`` hook (the missions' ``SightingOrder``) are Python functions of a reference
+battle: the caller passes their results (``markers=``, ``slots=``).
 """
 
 from __future__ import annotations
@@ -127,6 +129,46 @@ def encoder_config(encoder: ref.ObservationEncoder) -> dict[str, Any]:
         "sight": {f: getattr(sight_config(), f) for f in sight_config().__dataclass_fields__},
         "action_features": encoder.action_table is not None,
         **(_feature_config(encoder) if encoder.action_table is not None else {}),
+        "mission": _is_mission(encoder),
+        **(_mission_config(encoder) if _is_mission(encoder) else {}),
+    }
+
+
+def _mission_module() -> Any:
+    return importlib.import_module("wargym.envs.no_quarter.mission_encoding")
+
+
+def _is_mission(encoder: Any) -> bool:
+    return isinstance(encoder, _mission_module().MissionObservationEncoder)
+
+
+MISSION_EDGES = {"far": "north", "home": "south", "mirror_edges": 2}
+"""``mission_features``' inline edges: the far and home edge of an unmirrored viewer, and the
+turn (in ``EDGES`` steps) of a mirrored red viewer."""
+
+
+def _mission_config(encoder: Any) -> dict[str, Any]:
+    """The mission globals' part of the config (``mission_encoding.py`` and its tables)."""
+    mission = _mission_module()
+    codec = importlib.import_module("wargym.envs.no_quarter.codec")
+    play = importlib.import_module("wargym.rules.no_quarter.mission.mission_play")
+    missions = importlib.import_module("wargym.rules.no_quarter.mission.missions")
+    exits = [play.PLAYER_EXITS[missions.MissionType(kind)] for kind in mission.MISSION_KINDS]
+    return {
+        "base_global_size": encoder.base_global_size,
+        "pef_markers": encoder.markers is mission.pef_markers,
+        "mission_tables": {
+            "kinds": list(mission.MISSION_KINDS),
+            "objectives": list(mission.OBJECTIVES),
+            "sections": list(mission.SECTIONS),
+            "edges": list(codec.EDGES),
+            "player_exits": [[codec.EDGES.index(e) for e in edges] for edges in exits],
+            **MISSION_EDGES,
+            "turn_scale": mission.TURN_SCALE,
+            "pef_scale": mission.PEF_SCALE,
+            "morale_scale": mission.MORALE_SCALE,
+            "fields": len(mission.MISSION_FIELDS),
+        },
     }
 
 
@@ -173,9 +215,11 @@ def _refuse(encoder: Any) -> None:
     ref = _reference()
     if not isinstance(encoder, ref.ObservationEncoder):
         raise NativeTypeError("encoder", f"expected an ObservationEncoder, got {type(encoder)}")
-    if type(encoder) is not ref.ObservationEncoder:
+    if type(encoder) not in (ref.ObservationEncoder, _mission_module().MissionObservationEncoder):
         raise NativeArgumentError(
-            "encoder", f"{type(encoder).__name__} is not mirrored (only ObservationEncoder)"
+            "encoder",
+            f"{type(encoder).__name__} is not mirrored "
+            "(ObservationEncoder and MissionObservationEncoder are)",
         )
     if encoder.advisor is not None:
         raise NativeArgumentError("encoder", "the advisor rows are not mirrored")
@@ -195,7 +239,9 @@ class NativeObservationEncoder:
         self.version = encoder.version
         codec = importlib.import_module("wargym.envs.no_quarter.codec")
         self._default_slots = encoder.slot_fn is codec.battle_slots
-        self._default_markers = encoder.markers is _reference().no_markers
+        self._default_markers = encoder.markers is _reference().no_markers or (
+            _is_mission(encoder) and encoder.markers is _mission_module().pef_markers
+        )
         self._features = encoder.action_table is not None
         self._core = core.ObservationEncoder(encoder_config(encoder))
 
@@ -229,9 +275,7 @@ class NativeObservationEncoder:
         side = viewer.value if isinstance(viewer, Side) else viewer
         parts = None if slots is None else (slots.own, slots.enemy, slots.turn)
         table = None if actions is None else feature_actions(actions)
-        self._core.encode(
-            battle, side, visible, out, parts, () if markers is None else markers, table
-        )
+        self._core.encode(battle, side, visible, out, parts, markers, table)
 
     def encode(
         self,

@@ -29,7 +29,11 @@ from test_state_agreement import FACTIONS, VARIANTS, mission_states  # noqa: E40
 from wargym.envs.no_quarter import encoding as ref  # noqa: E402
 from wargym.envs.no_quarter.action_features import ACTION_FEATURES  # noqa: E402
 from wargym.envs.no_quarter.codec import ActionCodec  # noqa: E402
-from wargym.envs.no_quarter.mission_encoding import SightingOrder, pef_markers  # noqa: E402
+from wargym.envs.no_quarter.mission_encoding import (  # noqa: E402
+    MissionObservationEncoder,
+    SightingOrder,
+    pef_markers,
+)
 from wargym.native import no_quarter as nnq  # noqa: E402
 from wargym.native.errors import NativeArgumentError  # noqa: E402
 from wargym.native.no_quarter import encoding as glue  # noqa: E402
@@ -186,18 +190,23 @@ def test_native_observation_equals_the_reference_on_mission_states() -> None:
         order.note({v: ref.visible_enemies(battle, v) for v in SIDES})
         if k % 3:
             continue
-        layout = LAYOUTS[k % len(LAYOUTS)]
-        reference = ref.ObservationEncoder(layout.get("max_mechs", 6), **{
-            key: v for key, v in layout.items() if key != "max_mechs"
-        }, markers=pef_markers, slots=order)  # fmt: skip
+        layout = dict(LAYOUTS[k % len(LAYOUTS)])
+        mechs = layout.pop("max_mechs", 6)
+        # the mission encoder ("nq-obs-v4": mission globals, PEF markers read natively), or
+        # the skirmish one with the PEF markers handed over
+        mission = (k // 3) % 2 == 0
+        if mission:
+            reference = MissionObservationEncoder(mechs, **layout, slots=order)
+        else:
+            reference = ref.ObservationEncoder(mechs, **layout, markers=pef_markers, slots=order)
         native = glue.NativeObservationEncoder(reference)
         for viewer in SIDES:
             seen = ref.visible_enemies(battle, viewer)
             want = reference.encode(battle, viewer, seen)
-            got = native.encode(native_battle, viewer, seen,
-                                slots=order(battle, viewer, reference.mirror),
-                                markers=pef_markers(battle, viewer))  # fmt: skip
-            assert_same(f"{label} layout {layout} viewer {viewer.value}", want, got)
+            markers = None if mission else pef_markers(battle, viewer)
+            slots = order(battle, viewer, reference.mirror)
+            got = native.encode(native_battle, viewer, seen, slots=slots, markers=markers)
+            assert_same(f"{label} {type(reference).__name__} {layout} {viewer.value}", want, got)
         if k % 2 == 0:
             check_state(label, data, k // 2, rng)
 

@@ -203,8 +203,12 @@ def test_a_bad_action_table_is_refused(
 def test_encoders_not_mirrored_and_missing_hook_results_are_refused() -> None:
     with pytest.raises(NativeTypeError, match="^encoder: "):
         glue.NativeObservationEncoder(object())  # type: ignore[arg-type]
-    with pytest.raises(NativeArgumentError, match="^encoder: MissionObservationEncoder"):
-        glue.NativeObservationEncoder(MissionObservationEncoder(2))
+
+    class Custom(ObservationEncoder):
+        pass
+
+    with pytest.raises(NativeArgumentError, match="^encoder: Custom is not mirrored"):
+        glue.NativeObservationEncoder(Custom(2))
     advised = ObservationEncoder(2, action_table=lambda b, v: {}, n_actions=4, advisor=Advisor())
     with pytest.raises(NativeArgumentError, match="^encoder: the advisor rows"):
         glue.NativeObservationEncoder(advised)
@@ -219,3 +223,36 @@ def test_encoders_not_mirrored_and_missing_hook_results_are_refused() -> None:
     ordered = glue.NativeObservationEncoder(ObservationEncoder(2, slots=lambda b, v, m: None))
     with pytest.raises(NativeArgumentError, match="^slots: "):
         ordered.encode(NATIVE, Side.BLUE, SEEN)
+
+
+def mission_document() -> dict[str, Any]:
+    from wargym.rules.no_quarter.mission.mission_play import new_mission
+
+    name = "patrol_star_army_vs_hishen"
+    return new_mission(name, np.random.default_rng(0), RandomDice.from_seed(0)).to_dict()
+
+
+@pytest.mark.parametrize(
+    ("case", "change", "path"),
+    [
+        ("no kind", lambda d: d["mission"].pop("kind"), "mission.kind"),
+        ("unknown kind", lambda d: d["mission"].update(kind="raid"), "mission.kind"),
+        ("recon not a list", lambda d: d["mission"].update(recon=3), "mission.recon"),
+        ("morale a string", lambda d: d["np"].update(player_morale="x"), "np.player_morale"),
+        ("no pefs", lambda d: d["np"].pop("pefs"), "np.pefs"),
+        ("a PEF without pos", lambda d: d["np"]["pefs"][0].pop("pos"), "np.pefs.0.pos"),
+    ],
+)
+def test_mission_data_the_mission_encoder_cannot_read_is_refused(
+    case: str, change: Callable[[dict[str, Any]], Any], path: str
+) -> None:
+    """Mission and NP data are not checked on load (validity_parts is not mirrored)."""
+    data = mission_document()
+    change(data)
+    battle = nnq.battle_from_dict(data)
+    encoder = glue.NativeObservationEncoder(MissionObservationEncoder(6))
+    out = np.full(encoder.size, 7.0, np.float32)
+    with pytest.raises(NativeArgumentError, match=f"^battle: {path}") as info:
+        encoder.encode_into(battle, Side.BLUE, (), out)
+    assert info.value.argument == "battle", case
+    assert (out == 7.0).all()

@@ -415,6 +415,8 @@ void ObservationEncoder::encode(const Battle& battle, Side viewer, std::span<con
     const std::span<const FeatureAction> table = deciding ? actions : std::span<const FeatureAction>{};
     if (k.action_features) check_feature_actions(battle, table, k.n_actions);
     const SightTerrain* los = k.action_features ? &sight_terrain(battle.battlefield) : nullptr;
+    std::vector<float> mission(static_cast<std::size_t>(k.mission ? k.mission_tables.fields : 0));
+    if (k.mission) mission_features(battle, viewer, k.max_mechs, k.mirror, k.mission_tables, mission.data());
     // every check is done: from here on `out` is written and nothing throws
     std::fill(out.begin(), out.end(), 0.0F);
     float* planes = out.data();
@@ -459,6 +461,7 @@ void ObservationEncoder::encode(const Battle& battle, Side viewer, std::span<con
     for (const Point& p : markers) mark(marker_plane, p, flip);
     float* glob = units + 2 * k.max_mechs * k.unit_size;
     globals(glob, battle, viewer, slots, seen, deciding, acting);
+    std::copy(mission.begin(), mission.end(), glob + k.base_global_size);  // MissionObservationEncoder._globals
     if (los != nullptr) action_features(battle, *los, k.features, table, k.n_actions, seen, glob + k.global_size);
     const std::size_t n_units = static_cast<std::size_t>(2 * k.max_mechs * k.unit_size);
     for (std::size_t i = 0; i < n_units; ++i) {  // np.clip(units, -1.0, 1.0)

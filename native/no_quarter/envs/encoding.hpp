@@ -19,6 +19,7 @@
 
 #include "../battle/state.hpp"
 #include "action_features.hpp"
+#include "mission_encoding.hpp"
 
 namespace wargym::no_quarter {
 
@@ -58,6 +59,11 @@ struct EncoderConfig {
     bool action_features = false;
     std::int64_t n_actions = 0;
     FeatureTables features;
+    // MissionObservationEncoder ("nq-obs-v4"): the mission globals after the base globals
+    bool mission = false;
+    bool pef_markers = false;           // markers default to mission_encoding.pef_markers
+    std::int64_t base_global_size = 0;  // the "nq-obs-v3" globals
+    MissionTables mission_tables;
 };
 
 // codec.Slots: the viewer-relative numbering of the mechs.

@@ -70,6 +70,30 @@ nq::Terrain terrain_of(nb::handle h, const std::string& name) {
     return static_cast<nq::Terrain>(integer(h, name, 0, static_cast<std::int64_t>(nq::kTerrainKinds) - 1));
 }
 
+std::vector<std::string> strings(nb::handle h, const std::string& name) {
+    if (!PyList_Check(h.ptr()) && !PyTuple_Check(h.ptr())) wrong_type(name, "a list of strings", h);
+    std::vector<std::string> out;
+    nb::sequence seq = nb::borrow<nb::sequence>(h);
+    for (std::size_t i = 0; i < nb::len(seq); ++i) {
+        nb::handle v = seq[i];
+        const char* text = PyUnicode_Check(v.ptr()) ? PyUnicode_AsUTF8(v.ptr()) : nullptr;
+        if (text == nullptr) {
+            PyErr_Clear();
+            wrong_type(name + "[" + std::to_string(i) + "]", "a string", v);
+        }
+        out.emplace_back(text);
+    }
+    return out;
+}
+
+std::vector<std::int64_t> numbers(nb::handle h, const std::string& name, std::int64_t lo, std::int64_t hi) {
+    if (!PyList_Check(h.ptr()) && !PyTuple_Check(h.ptr())) wrong_type(name, "a list of integers", h);
+    std::vector<std::int64_t> out;
+    nb::sequence seq = nb::borrow<nb::sequence>(h);
+    for (std::size_t i = 0; i < nb::len(seq); ++i) out.push_back(integer(seq[i], name + "[" + std::to_string(i) + "]", lo, hi));
+    return out;
+}
+
 nq::EncoderConfig make_config(nb::handle c) {
     nq::EncoderConfig k;
     k.max_mechs = count(c, "max_mechs");
@@ -153,12 +177,49 @@ nq::EncoderConfig make_config(nb::handle c) {
         f.behind_mech_cover = flag(item(c, "behind_mech_cover"), "config.behind_mech_cover");
         f.cover_moving = table<nq::kTerrainKinds, bool>(c, "cover_moving", flag);
     }
+    k.mission = flag(item(c, "mission"), "config.mission");
+    k.base_global_size = k.global_size;
+    if (k.mission) {
+        k.base_global_size = count(c, "base_global_size");
+        k.pef_markers = flag(item(c, "pef_markers"), "config.pef_markers");
+        nb::handle m = item(c, "mission_tables");
+        const std::string at = "config.mission_tables";
+        nq::MissionTables& t = k.mission_tables;
+        t.kinds = strings(item(m, "kinds"), at + ".kinds");
+        t.objectives = strings(item(m, "objectives"), at + ".objectives");
+        t.edges = strings(item(m, "edges"), at + ".edges");
+        for (const std::int64_t s : numbers(item(m, "sections"), at + ".sections", 1, 64)) t.sections.push_back(s);
+        nb::handle exits = item(m, "player_exits");
+        if (!PyList_Check(exits.ptr()) || static_cast<std::size_t>(PyList_GET_SIZE(exits.ptr())) != t.kinds.size()) {
+            throw ArgumentError(at + ".player_exits", "expected one list of edge indices per kind");
+        }
+        for (std::size_t i = 0; i < t.kinds.size(); ++i) {
+            t.player_exits.push_back(numbers(PyList_GET_ITEM(exits.ptr(), i), at + ".player_exits",
+                                             0, static_cast<std::int64_t>(t.edges.size()) - 1));
+        }
+        t.far = strings(nb::make_tuple(item(m, "far")), at + ".far")[0];
+        t.home = strings(nb::make_tuple(item(m, "home")), at + ".home")[0];
+        t.mirror_edges = integer(item(m, "mirror_edges"), at + ".mirror_edges", 0, 64);
+        t.turn_scale = positive(m, "turn_scale");
+        t.pef_scale = positive(m, "pef_scale");
+        t.morale_scale = positive(m, "morale_scale");
+        t.fields = count(m, "fields");
+        const auto sum = static_cast<std::int64_t>(t.kinds.size() + 3 + t.objectives.size() +
+                                                   t.sections.size() + t.edges.size() + 3);
+        std::vector<std::int64_t> seen_sections = t.sections;
+        std::sort(seen_sections.begin(), seen_sections.end());
+        if (t.fields != sum || k.global_size != k.base_global_size + t.fields || t.edges.empty() ||
+            std::adjacent_find(seen_sections.begin(), seen_sections.end()) != seen_sections.end() ||
+            (!seen_sections.empty() && seen_sections.back() > static_cast<std::int64_t>(t.sections.size()))) {
+            throw ArgumentError(at, "the sizes do not add up to the nq-obs-v4 globals");
+        }
+    }
     // the layout's sizes must add up (they index the buffer)
     const std::int64_t terrain = static_cast<std::int64_t>(k.terrain_planes.size()) + 3;
     const std::int64_t flat =
         k.planes * k.rows * k.cols + 2 * k.max_mechs * k.unit_size + k.global_size + af_size;
     if (k.planes != terrain + 6 || k.unit_size != k.unit_fields + k.weapon_fields * k.max_weapons ||
-        k.weapon_fields < 4 || k.global_size != 6 + k.kinds + k.max_mechs + 5 ||
+        k.weapon_fields < 4 || k.base_global_size != 6 + k.kinds + k.max_mechs + 5 ||
         k.kinds != static_cast<std::int64_t>(nq::kDecisionKind.size) || k.size != flat ||
         k.rows * k.cols > (std::int64_t{1} << 24)) {
         throw ArgumentError("config", "the sizes do not add up to the nq-obs layout: " + short_repr(c));
@@ -363,7 +424,10 @@ void bind_encoding(nb::module_& g) {
                  const std::vector<std::int64_t> seen =
                      visible.is_none() ? enc.visible_enemies(b, side) : ids(visible, "visible");
                  const Slots s = slots_of(enc, b, side, slots);
-                 const std::vector<Point> marks = points(markers, "markers");
+                 // None: the encoder's own hook (no markers, or the mission's PEF markers)
+                 const std::vector<Point> marks = !markers.is_none() ? points(markers, "markers")
+                                                  : enc.config().pef_markers ? pef_markers(b)
+                                                                             : std::vector<Point>{};
                  const std::vector<FeatureAction> table = feature_actions(actions);
                  Buffer buf;
                  open_buffer(buf, out, enc.config().size);
@@ -372,7 +436,7 @@ void bind_encoding(nb::module_& g) {
                             {static_cast<float*>(buf.view.buf), static_cast<std::size_t>(enc.config().size)});
              },
              "battle"_a.none(), "viewer"_a.none(), "visible"_a.none(), "out"_a.none(),
-             "slots"_a.none() = nb::none(), "markers"_a.none() = nb::tuple(), "actions"_a.none() = nb::none(),
+             "slots"_a.none() = nb::none(), "markers"_a.none() = nb::none(), "actions"_a.none() = nb::none(),
              "Writes encode()'s flat values into ``out`` (float32, C-contiguous, shape (size,)).")
         .def("static_planes",
              [](ObservationEncoder& enc, nb::handle battle) {
