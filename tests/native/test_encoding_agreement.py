@@ -312,3 +312,23 @@ def test_each_inline_scale_is_read(name: str, monkeypatch: pytest.MonkeyPatch) -
             if not np.array_equal(got, reference.encode(battle, viewer, seen)):
                 return
     raise AssertionError(f"changing {name} changed nothing")
+
+
+def test_the_mission_scales_are_read_from_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Change TURN_SCALE, PEF_SCALE and MORALE_SCALE: both engines agree, and the array moved."""
+    from wargym.envs.no_quarter import mission_encoding
+
+    states = [data for k, (_label, data) in enumerate(mission_states()) if k % 9 == 0]
+    before = []
+    for data in states:
+        native = glue.NativeObservationEncoder(MissionObservationEncoder(6))
+        before.append(native.encode(nnq.battle_from_dict(data), Side.BLUE, ()))
+    for name in ("TURN_SCALE", "PEF_SCALE", "MORALE_SCALE"):
+        monkeypatch.setattr(mission_encoding, name, getattr(mission_encoding, name) * 3.0)
+    for data, old in zip(states, before, strict=True):
+        reference = MissionObservationEncoder(6)
+        native = glue.NativeObservationEncoder(reference)
+        want = reference.encode(Battle.from_dict(data), Side.BLUE, frozenset())
+        got = native.encode(nnq.battle_from_dict(data), Side.BLUE, ())
+        assert_same("patched mission scales", want, got)
+        assert not np.array_equal(got, old)
