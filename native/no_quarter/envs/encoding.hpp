@@ -76,9 +76,10 @@ struct Slots {
 // codec.battle_slots (the buildings are not needed by the encoder).
 Slots battle_slots(const Battle& battle, Side viewer, bool mirror, double mirror_turn);
 
-// encoding.ObservationEncoder: encode() writes the flat layout (planes, then units, then
-// globals, then the action features block if configured: EncoderConfig::size values) into
-// `out`. The advisor rows are not mirrored.
+// encoding.ObservationEncoder (and MissionObservationEncoder): encode() writes the flat
+// layout (planes, then units, then globals with the mission globals of a mission encoder,
+// then the action features block if configured: EncoderConfig::size values) into `out`.
+// The advisor rows are not mirrored.
 class ObservationEncoder {
 public:
     explicit ObservationEncoder(EncoderConfig config);
