@@ -125,6 +125,7 @@ def encoder_config(encoder: ref.ObservationEncoder) -> dict[str, Any]:
         "jump_jets": [t.value == "jump_jets" for t in ItemType],
         "ews": [EWS_LEVEL.get(t, 1) if t.is_ews else 0 for t in ItemType],
         "rank_order": [r.order for r in Rank],
+        "reach_cache_size": ref.REACH_CACHE_SIZE,
         "shore_band": terrain_config().deep_water_shore_band,
         "sight": {f: getattr(sight_config(), f) for f in sight_config().__dataclass_fields__},
         "action_features": encoder.action_table is not None,

@@ -253,23 +253,40 @@ void ObservationEncoder::reach(float* counts, const Mech& mech) const {
         any = true;
     }
     if (!any) return;
-    const double rad = radians(py_mod(mech.heading + static_cast<double>(mech.twist), 360.0));
-    const double cos = std::cos(rad), sin = std::sin(rad);
-    const double limit = longest * longest;  // key[2] ** 2
-    const std::size_t cols = xs_.size();
-    for (std::size_t r = 0; r < ys_.size(); ++r) {
-        const double dy = ys_[r] - mech.pos.y;
-        // dx * dx + dy * dy >= dy * dy in floating point too, so such a row reaches nowhere
-        if (dy * dy > limit) continue;
-        const double dy_sin = dy * sin, dy_dy = dy * dy;
-        float* row = counts + r * cols;
-        for (std::size_t c = 0; c < cols; ++c) {
-            const double dx = xs_[c] - mech.pos.x;
-            const bool front = (dx * cos + dy_sin) >= 0.0;
-            const bool near = dx * dx + dy_dy <= limit;
-            row[c] += (near && front) ? 1.0F : 0.0F;
+    const double facing = py_mod(mech.heading + static_cast<double>(mech.twist), 360.0);
+    const ReachKey key{mech.pos.x, mech.pos.y, facing, longest};
+    auto hit = reach_cache_.find(key);
+    if (hit == reach_cache_.end()) {
+        std::vector<std::uint8_t> disc(ys_.size() * xs_.size(), 0);
+        const double rad = radians(facing);
+        const double cos = std::cos(rad), sin = std::sin(rad);
+        const double limit = longest * longest;  // key[2] ** 2
+        const std::size_t cols = xs_.size();
+        for (std::size_t r = 0; r < ys_.size(); ++r) {
+            const double dy = ys_[r] - mech.pos.y;
+            // dx * dx + dy * dy >= dy * dy in floating point too, so such a row reaches nowhere
+            if (dy * dy > limit) continue;
+            const double dy_sin = dy * sin, dy_dy = dy * dy;
+            for (std::size_t c = 0; c < cols; ++c) {
+                const double dx = xs_[c] - mech.pos.x;
+                const bool front = (dx * cos + dy_sin) >= 0.0;
+                const bool near = dx * dx + dy_dy <= limit;
+                disc[r * cols + c] = near && front;
+            }
         }
+        if (static_cast<std::int64_t>(reach_cache_.size()) >= config_.reach_cache_size) reach_cache_.clear();
+        hit = reach_cache_.emplace(key, std::move(disc)).first;
     }
+    const std::vector<std::uint8_t>& disc = hit->second;
+    for (std::size_t i = 0; i < disc.size(); ++i) counts[i] += disc[i] ? 1.0F : 0.0F;  // plane += reach
+}
+
+std::size_t ObservationEncoder::ReachHash::operator()(const ReachKey& k) const noexcept {
+    std::size_t h = 0;
+    for (double v : {k.x, k.y, k.facing, k.range}) {
+        h = h * 1000003U ^ std::hash<double>{}(v == 0.0 ? 0.0 : v);  // -0.0 == 0.0: one hash
+    }
+    return h;
 }
 
 // ObservationEncoder._unit (the row is clipped to [-1, 1] by encode)
@@ -418,9 +435,9 @@ void ObservationEncoder::encode(const Battle& battle, Side viewer, std::span<con
     std::vector<float> mission(static_cast<std::size_t>(k.mission ? k.mission_tables.fields : 0));
     if (k.mission) mission_features(battle, viewer, k.max_mechs, k.mirror, k.mission_tables, mission.data());
     // every check is done: from here on `out` is written and nothing throws
-    std::fill(out.begin(), out.end(), 0.0F);
     float* planes = out.data();
     const std::size_t n_static = terrain.size() / area;
+    std::fill(out.begin() + static_cast<std::ptrdiff_t>(n_static * area), out.end(), 0.0F);
     for (std::size_t p = 0; p < n_static; ++p) {  // terrain[:, ::-1, ::-1] if flip
         const float* src = terrain.data() + p * area;
         float* dst = planes + p * area;
@@ -454,6 +471,7 @@ void ObservationEncoder::encode(const Battle& battle, Side viewer, std::span<con
         unit(unit_row(k.max_mechs + static_cast<std::int64_t>(row)), battle, mech, slots.turn, false, seen);
     }
     for (float* plane : {own_reach, enemy_reach}) {  // planes[r] / max_mechs, turned if flip
+        if (std::all_of(plane, plane + area, [](float v) { return v == 0.0F; })) continue;  // stays 0
         const auto m = static_cast<float>(k.max_mechs);
         for (std::size_t i = 0; i < area; ++i) plane[i] = plane[i] / m;
         if (flip) std::reverse(plane, plane + area);

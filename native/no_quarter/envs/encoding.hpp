@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <span>
 #include <vector>
@@ -55,6 +56,7 @@ struct EncoderConfig {
     std::array<bool, kItemTypes> jump_jets{};
     std::array<std::int64_t, kItemTypes> ews{};  // 0, or the bonus _design_info counts
     std::array<std::int64_t, kRanks> rank_order{};
+    std::int64_t reach_cache_size = 0;  // REACH_CACHE_SIZE: weapon-reach discs kept
     // the per-action feature block ("nq-af-v1", action_features=True): n_actions columns
     bool action_features = false;
     std::int64_t n_actions = 0;
@@ -119,6 +121,15 @@ private:
     std::vector<Cached> static_cache_;
     std::vector<CachedSight> sight_cache_;
     std::vector<double> xs_, ys_;  // ObservationEncoder._grid
+    // ObservationEncoder._reach_cache: the disc of (position, facing, range), 1 where it reaches
+    struct ReachKey {
+        double x, y, facing, range;
+        bool operator==(const ReachKey&) const = default;  // as the float tuple compares
+    };
+    struct ReachHash {
+        std::size_t operator()(const ReachKey& k) const noexcept;
+    };
+    mutable std::unordered_map<ReachKey, std::vector<std::uint8_t>, ReachHash> reach_cache_;
 
     std::pair<std::int64_t, std::int64_t> cell_of(Point pos, bool flip) const;
     void mark(float* plane, Point pos, bool flip) const;

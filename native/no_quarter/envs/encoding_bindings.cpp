@@ -135,6 +135,7 @@ nq::EncoderConfig make_config(nb::handle c) {
     const auto level = [](nb::handle h, const std::string& name) { return integer(h, name, 0, kBig); };
     k.ews = table<nq::kItemTypes, std::int64_t>(c, "ews", level);
     k.rank_order = table<nq::kRanks, std::int64_t>(c, "rank_order", level);
+    k.reach_cache_size = count(c, "reach_cache_size");
     // what visible_enemies and the action features read: the line-of-sight table, the EWS items
     nq::FeatureTables& f = k.features;
     f.concealing = k.concealing;
