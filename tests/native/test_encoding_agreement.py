@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +27,19 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_state_agreement import FACTIONS, VARIANTS, mission_states  # noqa: E402
 
 from wargym.envs.no_quarter import encoding as ref  # noqa: E402
-from wargym.envs.no_quarter.mission_encoding import SightingOrder, pef_markers  # noqa: E402
+from wargym.envs.no_quarter.action_features import ACTION_FEATURES  # noqa: E402
+from wargym.envs.no_quarter.codec import ActionCodec  # noqa: E402
+from wargym.envs.no_quarter.mission_encoding import (  # noqa: E402
+    MissionObservationEncoder,
+    SightingOrder,
+    pef_markers,
+)
 from wargym.native import no_quarter as nnq  # noqa: E402
 from wargym.native.errors import NativeArgumentError  # noqa: E402
 from wargym.native.no_quarter import encoding as glue  # noqa: E402
 from wargym.rules.dice import RandomDice  # noqa: E402
 from wargym.rules.no_quarter.battle import game  # noqa: E402
+from wargym.rules.no_quarter.battle.actions import DecisionKind  # noqa: E402
 from wargym.rules.no_quarter.battle.state import Battle  # noqa: E402
 from wargym.rules.no_quarter.battlefield import terrain_tables  # noqa: E402
 from wargym.rules.no_quarter.forces.setup import new_skirmish  # noqa: E402
@@ -57,10 +64,12 @@ SIDES = (Side.BLUE, Side.RED)
 
 
 def skirmish_states(
-    games: int, seed: int, every: int = 1
-) -> Iterator[tuple[str, dict[str, Any]]]:
+    games: int, seed: int, every: int = 1, also: Callable[[Battle], bool] = lambda b: False
+) -> Iterator[tuple[str, Battle, dict[str, Any]]]:
     """The games of ``test_state_agreement.skirmish_states`` (same set-ups, options and
-    dice), cut at :data:`DECISIONS` decisions; every ``every``-th state and the last one.
+    dice), cut at :data:`DECISIONS` decisions; every ``every``-th state, the last one and
+    those ``also`` picks, as ``(label, battle, battle.to_dict())``: the live reference battle
+    (used before the next step; ``Battle.from_dict`` would cost more than the encoders).
 
     Its loop, so that only the sampled states are written out (``to_dict`` is the cost).
     """
@@ -74,8 +83,9 @@ def skirmish_states(
         battle = new_skirmish(rng, dice, blue=blue, red=red, mechs_per_side=per_side,
                               stars=stars, options=options)  # fmt: skip
         for step in range(DECISIONS + 1):
-            if step % every == 0 or battle.over or step == DECISIONS:
-                yield f"game {g} ({per_side} a side, {stars} stars) decision {step}", battle.to_dict()
+            if step % every == 0 or battle.over or step == DECISIONS or also(battle):
+                label = f"game {g} ({per_side} a side, {stars} stars) decision {step}"
+                yield label, battle, battle.to_dict()
             if battle.over:
                 break
             options_now = game.legal_actions(battle)
@@ -117,38 +127,56 @@ def random_markers(rng: np.random.Generator) -> list[tuple[float, float]]:
     return [(float(x), float(y)) for x, y in rng.uniform(-2.0, 38.0, (int(rng.integers(4)), 2))]
 
 
-def check_state(label: str, data: dict[str, Any], k: int, rng: np.random.Generator) -> None:
-    battle = Battle.from_dict(data)
+def check_state(
+    label: str, data: dict[str, Any], k: int, rng: np.random.Generator, live: Battle | None = None
+) -> None:
+    battle = Battle.from_dict(data) if live is None else live
     native_battle = nnq.battle_from_dict(data)
     mechs = max(sum(1 for m in battle.mechs.values() if m.side is s) for s in SIDES)
     layout = LAYOUTS[k % len(LAYOUTS)]
     reference, native = encoders(layout, mechs)
     for viewer in SIDES:
+        reference.markers = ref.no_markers
+        assert native.visible_enemies(native_battle, viewer) == ref.visible_enemies(battle, viewer)
+        want = reference.encode(battle, viewer)  # visible=None: both compute the set
+        assert_same(f"{label} layout {layout} viewer {viewer.value}", want,
+                    native.encode(native_battle, viewer, markers=()))  # fmt: skip
         for n, seen in enumerate(seen_sets(battle, viewer, rng)):
             points = random_markers(rng) if n else []
             reference.markers = lambda b, v, p=points: p
             want = reference.encode(battle, viewer, seen)
             got = native.encode(native_battle, viewer, seen, markers=points)
-            assert_same(f"{label} layout {layout} viewer {viewer.value} seen {sorted(seen)}", want, got)
+            assert_same(
+                f"{label} layout {layout} viewer {viewer.value} seen {sorted(seen)}", want, got
+            )
         assert_same(f"{label} static planes", ref.static_planes(battle.battlefield, reference.cell),
                     native.static_planes(native_battle))  # fmt: skip
 
 
 def test_every_layout_and_option_choice_is_sampled() -> None:
-    assert GAMES >= len(VARIANTS), "one game per BattleOptions choice at least"
+    assert len(VARIANTS) <= GAMES, "one game per BattleOptions choice at least"
     cells = {layout.get("cell", 1.0) for layout in LAYOUTS}
     assert {0.25, 12.0} <= cells, "the smallest and the largest cell"
     assert {False} <= {layout.get("flatten", True) for layout in LAYOUTS}
     assert {False} <= {layout.get("mirror", True) for layout in LAYOUTS}
 
 
-def test_native_observation_equals_the_reference_on_random_skirmishes() -> None:
+def test_native_observation_and_action_features_equal_the_reference_on_skirmishes() -> None:
     rng = np.random.default_rng(16)
-    count = 0
-    for label, data in skirmish_states(GAMES, seed=160, every=8):
-        check_state(label, data, count, rng)
-        count += 1
-    assert count >= 100, count
+    count = features = 0
+    used = np.zeros(len(ACTION_FEATURES), dtype=bool)
+    for step, (label, battle, data) in enumerate(
+        skirmish_states(GAMES, seed=160, every=8, also=fire_at_the_damaged)
+    ):
+        if fire_at_the_damaged(battle) or step % 3 == 0:
+            used |= check_features(label, data, features, battle)
+            features += 1
+        if not fire_at_the_damaged(battle) or step % 3 == 1:
+            check_state(label, data, count, rng, battle)
+            count += 1
+    assert count >= 100 and features >= 50, (count, features)
+    missing = [f for f, u in zip(ACTION_FEATURES, used, strict=True) if not u]
+    assert not missing, f"action feature rows never set: {missing}"
 
 
 def test_native_observation_equals_the_reference_on_mission_states() -> None:
@@ -162,27 +190,82 @@ def test_native_observation_equals_the_reference_on_mission_states() -> None:
         order.note({v: ref.visible_enemies(battle, v) for v in SIDES})
         if k % 3:
             continue
-        layout = LAYOUTS[k % len(LAYOUTS)]
-        reference = ref.ObservationEncoder(layout.get("max_mechs", 6), **{
-            key: v for key, v in layout.items() if key != "max_mechs"
-        }, markers=pef_markers, slots=order)  # fmt: skip
+        layout = dict(LAYOUTS[k % len(LAYOUTS)])
+        mechs = layout.pop("max_mechs", 6)
+        # the mission encoder ("nq-obs-v4": mission globals, PEF markers read natively), or
+        # the skirmish one with the PEF markers handed over
+        mission = (k // 3) % 2 == 0
+        if mission:
+            reference = MissionObservationEncoder(mechs, **layout, slots=order)
+        else:
+            reference = ref.ObservationEncoder(mechs, **layout, markers=pef_markers, slots=order)
         native = glue.NativeObservationEncoder(reference)
         for viewer in SIDES:
             seen = ref.visible_enemies(battle, viewer)
             want = reference.encode(battle, viewer, seen)
-            got = native.encode(native_battle, viewer, seen,
-                                slots=order(battle, viewer, reference.mirror),
-                                markers=pef_markers(battle, viewer))  # fmt: skip
-            assert_same(f"{label} layout {layout} viewer {viewer.value}", want, got)
+            markers = None if mission else pef_markers(battle, viewer)
+            slots = order(battle, viewer, reference.mirror)
+            got = native.encode(native_battle, viewer, seen, slots=slots, markers=markers)
+            assert_same(f"{label} {type(reference).__name__} {layout} {viewer.value}", want, got)
         if k % 2 == 0:
             check_state(label, data, k // 2, rng)
+
+
+FEATURE_LAYOUTS: list[dict[str, Any]] = [{}, {"cell": 2.0, "flatten": False}, {"mirror": False}]
+
+
+def check_features(
+    label: str, data: dict[str, Any], k: int, live: Battle | None = None
+) -> np.ndarray:
+    """The per-action block ("nq-af-v1") over the codec's table of the deciding viewer."""
+    battle = Battle.from_dict(data) if live is None else live
+    native_battle = nnq.battle_from_dict(data)
+    mechs = max(sum(1 for m in battle.mechs.values() if m.side is s) for s in SIDES)
+    layout = dict(FEATURE_LAYOUTS[k % len(FEATURE_LAYOUTS)])
+    codec = ActionCodec(mechs, 8, 12, battle.options, layout.get("mirror", True))
+
+    def table(b: Battle, viewer: Side) -> dict[int, Any]:
+        decision = b.decision
+        if decision is None or b.over or decision.side is not viewer:
+            return {}
+        return codec.table(b)
+
+    reference = ref.ObservationEncoder(mechs, **layout, action_table=table, n_actions=codec.n)
+    native = glue.NativeObservationEncoder(reference)
+    used = np.zeros(len(ACTION_FEATURES), dtype=bool)
+    for viewer in SIDES:
+        seen = ref.visible_enemies(battle, viewer)
+        want = reference.encode(battle, viewer, seen)
+        got = native.encode(native_battle, viewer, seen, actions=table(battle, viewer))
+        assert_same(f"{label} action features {layout} viewer {viewer.value}", want, got)
+        block = want["action_features"] if isinstance(want, dict) else want[-reference.af_size :]
+        used |= (np.reshape(block, (len(ACTION_FEATURES), -1)) != 0).any(axis=1)
+    return used
+
+
+def fire_at_the_damaged(battle: Battle) -> bool:
+    """A decision that names enemy mechs (fire, charge, fight) while some mech is damaged."""
+    named = (DecisionKind.ASSIGN_FIRE, DecisionKind.CHARGE_TARGET, DecisionKind.MELEE_TARGET)
+    return (
+        battle.decision is not None
+        and battle.decision.kind in named
+        and any(sum(m.armor) < sum(m.design.armor) for m in battle.mechs.values())
+    )
+
+
+def test_native_action_features_equal_the_reference_on_mission_states() -> None:
+    used = np.zeros(len(ACTION_FEATURES), dtype=bool)
+    for k, (label, data) in enumerate(mission_states(seed=2)):
+        if k % 5 == 0:
+            used |= check_features(label, data, k)
+    assert used.any(), used
 
 
 def test_the_native_encoder_reads_the_scales_and_tables_it_is_handed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Change the module scales and terrain tables: both engines still agree (and differ from before)."""
-    battles = [d for _label, d in skirmish_states(2, seed=5, every=9)]
+    """Change the module scales and terrain tables: both engines agree (and differ from before)."""
+    battles = [d for _label, _battle, d in skirmish_states(2, seed=5, every=9)]
     before = []
     for data in battles:
         reference, native = encoders({}, 3)
@@ -219,8 +302,7 @@ def test_each_inline_scale_is_read(name: str, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setitem(glue.INLINE_SCALES, name, changed)
     native = glue.NativeObservationEncoder(reference)
     monkeypatch.undo()
-    for _label, data in skirmish_states(GAMES, seed=11, every=3):
-        battle = Battle.from_dict(data)
+    for _label, battle, data in skirmish_states(GAMES, seed=11, every=3):
         for viewer in SIDES:
             seen = ref.visible_enemies(battle, viewer)
             try:
@@ -230,3 +312,23 @@ def test_each_inline_scale_is_read(name: str, monkeypatch: pytest.MonkeyPatch) -
             if not np.array_equal(got, reference.encode(battle, viewer, seen)):
                 return
     raise AssertionError(f"changing {name} changed nothing")
+
+
+def test_the_mission_scales_are_read_from_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Change TURN_SCALE, PEF_SCALE and MORALE_SCALE: both engines agree, and the array moved."""
+    from wargym.envs.no_quarter import mission_encoding
+
+    states = [data for k, (_label, data) in enumerate(mission_states()) if k % 9 == 0]
+    before = []
+    for data in states:
+        native = glue.NativeObservationEncoder(MissionObservationEncoder(6))
+        before.append(native.encode(nnq.battle_from_dict(data), Side.BLUE, ()))
+    for name in ("TURN_SCALE", "PEF_SCALE", "MORALE_SCALE"):
+        monkeypatch.setattr(mission_encoding, name, getattr(mission_encoding, name) * 3.0)
+    for data, old in zip(states, before, strict=True):
+        reference = MissionObservationEncoder(6)
+        native = glue.NativeObservationEncoder(reference)
+        want = reference.encode(Battle.from_dict(data), Side.BLUE, frozenset())
+        got = native.encode(nnq.battle_from_dict(data), Side.BLUE, ())
+        assert_same("patched mission scales", want, got)
+        assert not np.array_equal(got, old)

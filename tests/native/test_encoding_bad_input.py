@@ -127,10 +127,18 @@ BAD_CONFIGS: list[tuple[str, Callable[[dict[str, Any]], None], type[Exception], 
     ("mirror an int", config_change("mirror", 1), NativeTypeError, "config.mirror"),
     ("size off by one", lambda c: c.update(size=c["size"] + 1), NativeArgumentError, "config"),
     ("a table short", lambda c: c["cover"].pop(), NativeArgumentError, "config.cover"),
-    ("terrain out of range", config_change("terrain_planes", [99]), NativeArgumentError,
-     "config.terrain_planes[0]"),  # fmt: skip
-    ("speed scale nan", config_change("speed_scale", float("nan")), NativeArgumentError,
-     "config.speed_scale"),  # fmt: skip
+    (
+        "terrain out of range",
+        config_change("terrain_planes", [99]),
+        NativeArgumentError,
+        "config.terrain_planes[0]",
+    ),  # fmt: skip
+    (
+        "speed scale nan",
+        config_change("speed_scale", float("nan")),
+        NativeArgumentError,
+        "config.speed_scale",
+    ),  # fmt: skip
 ]
 
 
@@ -148,17 +156,103 @@ def test_a_bad_config_is_refused(
         glue.core.ObservationEncoder([])
 
 
+class Advisor:
+    rows = ("value", "pick")
+    version = "test-advisor"
+
+
+FEATURES = glue.NativeObservationEncoder(
+    ObservationEncoder(2, action_table=lambda b, v: {}, n_actions=8)
+)
+DECIDER = BATTLE.decision.side.value if BATTLE.decision else "blue"
+BAD_ACTIONS: list[tuple[str, Any, type[Exception], str]] = [
+    ("not iterable", 5, NativeTypeError, "actions"),
+    ("a row a list", [[0, "stay", 1, None, None]], NativeTypeError, "actions[0]"),
+    ("a row too short", [(0, "stay", 1, None)], NativeTypeError, "actions[0]"),
+    ("index a float", [(0.0, "stay", 1, None, None)], NativeTypeError, "actions[0].index"),
+    ("kind unknown", [(0, "jump", 1, None, None)], NativeArgumentError, "actions[0].kind"),
+    ("kind an int", [(0, 1, 1, None, None)], NativeTypeError, "actions[0].kind"),
+    ("mech None", [(0, "stay", None, None, None)], NativeTypeError, "actions[0].mech"),
+    ("move without to", [(0, "move", 1, None, None)], NativeTypeError, "actions[0].to"),
+    (
+        "to nan",
+        [(0, "move", 1, (1.0, float("nan")), None)],
+        NativeArgumentError,
+        "actions[0].to[1]",
+    ),
+    ("target a str", [(0, "other", None, None, "1")], NativeTypeError, "actions[0].target"),
+    ("index out of range", [(8, "other", None, None, None)], NativeArgumentError, "actions"),
+    ("index negative", [(-1, "other", None, None, None)], NativeArgumentError, "actions"),
+    ("index twice", [(1, "other", None, None, None)] * 2, NativeArgumentError, "actions"),
+    ("unknown mech", [(0, "stay", 99, None, None)], NativeArgumentError, "actions"),
+]
+
+
+@pytest.mark.parametrize(("case", "actions", "error", "argument"), BAD_ACTIONS,
+                         ids=[c[0] for c in BAD_ACTIONS])  # fmt: skip
+def test_a_bad_action_table_is_refused(
+    case: str, actions: Any, error: type[Exception], argument: str
+) -> None:
+    out = np.full(FEATURES.size, 7.0, np.float32)
+    with pytest.raises(error) as info:
+        FEATURES._core.encode(NATIVE, DECIDER, SEEN, out, None, (), actions)
+    assert info.value.argument == argument, (case, str(info.value))  # type: ignore[attr-defined]
+    assert (out == 7.0).all()
+
+
 def test_encoders_not_mirrored_and_missing_hook_results_are_refused() -> None:
     with pytest.raises(NativeTypeError, match="^encoder: "):
         glue.NativeObservationEncoder(object())  # type: ignore[arg-type]
-    with pytest.raises(NativeArgumentError, match="^encoder: MissionObservationEncoder"):
-        glue.NativeObservationEncoder(MissionObservationEncoder(2))
-    with_features = ObservationEncoder(2, action_table=lambda b, v: {}, n_actions=4)
-    with pytest.raises(NativeArgumentError, match="^encoder: the action features"):
-        glue.NativeObservationEncoder(with_features)
+
+    class Custom(ObservationEncoder):
+        pass
+
+    with pytest.raises(NativeArgumentError, match="^encoder: Custom is not mirrored"):
+        glue.NativeObservationEncoder(Custom(2))
+    advised = ObservationEncoder(2, action_table=lambda b, v: {}, n_actions=4, advisor=Advisor())
+    with pytest.raises(NativeArgumentError, match="^encoder: the advisor rows"):
+        glue.NativeObservationEncoder(advised)
+    with_features = glue.NativeObservationEncoder(
+        ObservationEncoder(2, action_table=lambda b, v: {}, n_actions=4)
+    )
+    with pytest.raises(NativeArgumentError, match="^actions: "):
+        with_features.encode(NATIVE, Side.BLUE, SEEN)
     hooked = glue.NativeObservationEncoder(ObservationEncoder(2, markers=lambda b, v: ()))
     with pytest.raises(NativeArgumentError, match="^markers: "):
         hooked.encode(NATIVE, Side.BLUE, SEEN)
     ordered = glue.NativeObservationEncoder(ObservationEncoder(2, slots=lambda b, v, m: None))
     with pytest.raises(NativeArgumentError, match="^slots: "):
         ordered.encode(NATIVE, Side.BLUE, SEEN)
+
+
+def mission_document() -> dict[str, Any]:
+    from wargym.rules.no_quarter.mission.mission_play import new_mission
+
+    name = "patrol_star_army_vs_hishen"
+    return new_mission(name, np.random.default_rng(0), RandomDice.from_seed(0)).to_dict()
+
+
+@pytest.mark.parametrize(
+    ("case", "change", "path"),
+    [
+        ("no kind", lambda d: d["mission"].pop("kind"), "mission.kind"),
+        ("unknown kind", lambda d: d["mission"].update(kind="raid"), "mission.kind"),
+        ("recon not a list", lambda d: d["mission"].update(recon=3), "mission.recon"),
+        ("morale a string", lambda d: d["np"].update(player_morale="x"), "np.player_morale"),
+        ("no pefs", lambda d: d["np"].pop("pefs"), "np.pefs"),
+        ("a PEF without pos", lambda d: d["np"]["pefs"][0].pop("pos"), "np.pefs.0.pos"),
+    ],
+)
+def test_mission_data_the_mission_encoder_cannot_read_is_refused(
+    case: str, change: Callable[[dict[str, Any]], Any], path: str
+) -> None:
+    """Mission and NP data are not checked on load (validity_parts is not mirrored)."""
+    data = mission_document()
+    change(data)
+    battle = nnq.battle_from_dict(data)
+    encoder = glue.NativeObservationEncoder(MissionObservationEncoder(6))
+    out = np.full(encoder.size, 7.0, np.float32)
+    with pytest.raises(NativeArgumentError, match=f"^battle: {path}") as info:
+        encoder.encode_into(battle, Side.BLUE, (), out)
+    assert info.value.argument == "battle", case
+    assert (out == 7.0).all()

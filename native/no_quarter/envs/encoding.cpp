@@ -170,6 +170,55 @@ const std::vector<float>& ObservationEncoder::static_planes(
     return static_cache_.back().planes;
 }
 
+const SightTerrain& ObservationEncoder::sight_terrain(const std::shared_ptr<const Battlefield>& bf) {
+    for (const CachedSight& hit : sight_cache_) {
+        if (hit.key == bf.get() && hit.battlefield.lock() == bf) return hit.terrain;
+    }
+    if (sight_cache_.size() > 16) sight_cache_.clear();
+    sight_cache_.push_back({bf, bf.get(), sight_terrain_of(*bf, config_.features)});
+    return sight_cache_.back().terrain;
+}
+
+namespace {
+
+bool listed(const std::vector<std::int64_t>& ids, std::int64_t id) {
+    return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+// perception.hidden_pair: one ducked back into cover from the other (§15.2.4.1)
+bool hidden_pair(const Mech& a, const Mech& b) {
+    return (a.status == Status::duck_back && listed(a.hidden_from, b.id)) ||
+           (b.status == Status::duck_back && listed(b.hidden_from, a.id));
+}
+
+}  // namespace
+
+std::vector<std::int64_t> ObservationEncoder::visible_enemies(const Battle& battle, Side viewer) {
+    const SightTerrain& terrain = sight_terrain(battle.battlefield);
+    const double radius = battle.options->base_radius;
+    std::vector<Body> bodies;  // perception.bodies: mechs in play, then wrecks (D22)
+    for (const Mech& m : battle.mechs) {
+        if (!m.removed) bodies.push_back({m.id, m.pos.x, m.pos.y, radius});
+    }
+    for (std::size_t i = 0; i < battle.wrecks.size(); ++i) {
+        bodies.push_back({-1000 - static_cast<std::int64_t>(i), battle.wrecks[i].x, battle.wrecks[i].y, radius});
+    }
+    std::vector<std::int64_t> found;
+    for (const Mech& enemy : battle.mechs) {
+        if (enemy.side == viewer || enemy.removed) continue;
+        for (const Mech& own : battle.mechs) {
+            if (own.side != viewer || own.removed || hidden_pair(own, enemy)) continue;
+            if (sight(terrain, own.pos, enemy.pos, own.id, enemy.id, bodies,
+                      has_functioning_ews(own, config_.features), radius)
+                    .visible) {
+                found.push_back(enemy.id);
+                break;
+            }
+        }
+    }
+    return found;
+}
+
 // ObservationEncoder._cell
 std::pair<std::int64_t, std::int64_t> ObservationEncoder::cell_of(Point pos, bool flip) const {
     const double x = flip ? config_.width - pos.x : pos.x;
@@ -204,23 +253,40 @@ void ObservationEncoder::reach(float* counts, const Mech& mech) const {
         any = true;
     }
     if (!any) return;
-    const double rad = radians(py_mod(mech.heading + static_cast<double>(mech.twist), 360.0));
-    const double cos = std::cos(rad), sin = std::sin(rad);
-    const double limit = longest * longest;  // key[2] ** 2
-    const std::size_t cols = xs_.size();
-    for (std::size_t r = 0; r < ys_.size(); ++r) {
-        const double dy = ys_[r] - mech.pos.y;
-        // dx * dx + dy * dy >= dy * dy in floating point too, so such a row reaches nowhere
-        if (dy * dy > limit) continue;
-        const double dy_sin = dy * sin, dy_dy = dy * dy;
-        float* row = counts + r * cols;
-        for (std::size_t c = 0; c < cols; ++c) {
-            const double dx = xs_[c] - mech.pos.x;
-            const bool front = (dx * cos + dy_sin) >= 0.0;
-            const bool near = dx * dx + dy_dy <= limit;
-            row[c] += (near && front) ? 1.0F : 0.0F;
+    const double facing = py_mod(mech.heading + static_cast<double>(mech.twist), 360.0);
+    const ReachKey key{mech.pos.x, mech.pos.y, facing, longest};
+    auto hit = reach_cache_.find(key);
+    if (hit == reach_cache_.end()) {
+        std::vector<std::uint8_t> disc(ys_.size() * xs_.size(), 0);
+        const double rad = radians(facing);
+        const double cos = std::cos(rad), sin = std::sin(rad);
+        const double limit = longest * longest;  // key[2] ** 2
+        const std::size_t cols = xs_.size();
+        for (std::size_t r = 0; r < ys_.size(); ++r) {
+            const double dy = ys_[r] - mech.pos.y;
+            // dx * dx + dy * dy >= dy * dy in floating point too, so such a row reaches nowhere
+            if (dy * dy > limit) continue;
+            const double dy_sin = dy * sin, dy_dy = dy * dy;
+            for (std::size_t c = 0; c < cols; ++c) {
+                const double dx = xs_[c] - mech.pos.x;
+                const bool front = (dx * cos + dy_sin) >= 0.0;
+                const bool near = dx * dx + dy_dy <= limit;
+                disc[r * cols + c] = near && front;
+            }
         }
+        if (static_cast<std::int64_t>(reach_cache_.size()) >= config_.reach_cache_size) reach_cache_.clear();
+        hit = reach_cache_.emplace(key, std::move(disc)).first;
     }
+    const std::vector<std::uint8_t>& disc = hit->second;
+    for (std::size_t i = 0; i < disc.size(); ++i) counts[i] += disc[i] ? 1.0F : 0.0F;  // plane += reach
+}
+
+std::size_t ObservationEncoder::ReachHash::operator()(const ReachKey& k) const noexcept {
+    std::size_t h = 0;
+    for (double v : {k.x, k.y, k.facing, k.range}) {
+        h = h * 1000003U ^ std::hash<double>{}(v == 0.0 ? 0.0 : v);  // -0.0 == 0.0: one hash
+    }
+    return h;
 }
 
 // ObservationEncoder._unit (the row is clipped to [-1, 1] by encode)
@@ -342,7 +408,8 @@ void ObservationEncoder::globals(float* out, const Battle& battle, Side viewer, 
 
 // ObservationEncoder.encode, flat layout: planes, units, globals.
 void ObservationEncoder::encode(const Battle& battle, Side viewer, std::span<const std::int64_t> seen,
-                                const Slots& slots, std::span<const Point> markers, std::span<float> out) {
+                                const Slots& slots, std::span<const Point> markers,
+                                std::span<const FeatureAction> actions, std::span<float> out) {
     const EncoderConfig& k = config_;
     for (std::int64_t id : seen) mech_of(battle, id, "visible");
     const bool flip = slots.turn != 0.0;
@@ -361,10 +428,16 @@ void ObservationEncoder::encode(const Battle& battle, Side viewer, std::span<con
     std::vector<const Mech*> own_list, enemy_list;  // looked up first, as the Python does
     for (std::size_t i = 0; i < own_n; ++i) own_list.push_back(&mech_of(battle, slots.own[i], "slots.own"));
     for (std::size_t i = 0; i < enemy_n; ++i) enemy_list.push_back(&mech_of(battle, slots.enemy[i], "slots.enemy"));
+    // the action table only counts while the viewer decides (else the reference's {})
+    const std::span<const FeatureAction> table = deciding ? actions : std::span<const FeatureAction>{};
+    if (k.action_features) check_feature_actions(battle, table, k.n_actions);
+    const SightTerrain* los = k.action_features ? &sight_terrain(battle.battlefield) : nullptr;
+    std::vector<float> mission(static_cast<std::size_t>(k.mission ? k.mission_tables.fields : 0));
+    if (k.mission) mission_features(battle, viewer, k.max_mechs, k.mirror, k.mission_tables, mission.data());
     // every check is done: from here on `out` is written and nothing throws
-    std::fill(out.begin(), out.end(), 0.0F);
     float* planes = out.data();
     const std::size_t n_static = terrain.size() / area;
+    std::fill(out.begin() + static_cast<std::ptrdiff_t>(n_static * area), out.end(), 0.0F);
     for (std::size_t p = 0; p < n_static; ++p) {  // terrain[:, ::-1, ::-1] if flip
         const float* src = terrain.data() + p * area;
         float* dst = planes + p * area;
@@ -398,12 +471,16 @@ void ObservationEncoder::encode(const Battle& battle, Side viewer, std::span<con
         unit(unit_row(k.max_mechs + static_cast<std::int64_t>(row)), battle, mech, slots.turn, false, seen);
     }
     for (float* plane : {own_reach, enemy_reach}) {  // planes[r] / max_mechs, turned if flip
+        if (std::all_of(plane, plane + area, [](float v) { return v == 0.0F; })) continue;  // stays 0
         const auto m = static_cast<float>(k.max_mechs);
         for (std::size_t i = 0; i < area; ++i) plane[i] = plane[i] / m;
         if (flip) std::reverse(plane, plane + area);
     }
     for (const Point& p : markers) mark(marker_plane, p, flip);
-    globals(units + 2 * k.max_mechs * k.unit_size, battle, viewer, slots, seen, deciding, acting);
+    float* glob = units + 2 * k.max_mechs * k.unit_size;
+    globals(glob, battle, viewer, slots, seen, deciding, acting);
+    std::copy(mission.begin(), mission.end(), glob + k.base_global_size);  // MissionObservationEncoder._globals
+    if (los != nullptr) action_features(battle, *los, k.features, table, k.n_actions, seen, glob + k.global_size);
     const std::size_t n_units = static_cast<std::size_t>(2 * k.max_mechs * k.unit_size);
     for (std::size_t i = 0; i < n_units; ++i) {  // np.clip(units, -1.0, 1.0)
         float& v = units[i];

@@ -13,11 +13,14 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <span>
 #include <vector>
 
 #include "../battle/state.hpp"
+#include "action_features.hpp"
+#include "mission_encoding.hpp"
 
 namespace wargym::no_quarter {
 
@@ -53,6 +56,16 @@ struct EncoderConfig {
     std::array<bool, kItemTypes> jump_jets{};
     std::array<std::int64_t, kItemTypes> ews{};  // 0, or the bonus _design_info counts
     std::array<std::int64_t, kRanks> rank_order{};
+    std::int64_t reach_cache_size = 0;  // REACH_CACHE_SIZE: weapon-reach discs kept
+    // the per-action feature block ("nq-af-v1", action_features=True): n_actions columns
+    bool action_features = false;
+    std::int64_t n_actions = 0;
+    FeatureTables features;
+    // MissionObservationEncoder ("nq-obs-v4"): the mission globals after the base globals
+    bool mission = false;
+    bool pef_markers = false;           // markers default to mission_encoding.pef_markers
+    std::int64_t base_global_size = 0;  // the "nq-obs-v3" globals
+    MissionTables mission_tables;
 };
 
 // codec.Slots: the viewer-relative numbering of the mechs.
@@ -65,8 +78,10 @@ struct Slots {
 // codec.battle_slots (the buildings are not needed by the encoder).
 Slots battle_slots(const Battle& battle, Side viewer, bool mirror, double mirror_turn);
 
-// encoding.ObservationEncoder: encode() writes the flat layout (planes, then units, then
-// globals: EncoderConfig::size values; the action features block is not mirrored) into `out`.
+// encoding.ObservationEncoder (and MissionObservationEncoder): encode() writes the flat
+// layout (planes, then units, then globals with the mission globals of a mission encoder,
+// then the action features block if configured: EncoderConfig::size values) into `out`.
+// The advisor rows are not mirrored.
 class ObservationEncoder {
 public:
     explicit ObservationEncoder(EncoderConfig config);
@@ -77,11 +92,19 @@ public:
     const std::vector<float>& static_planes(const std::shared_ptr<const Battlefield>& bf);
     // rows, cols of static_planes(bf) (encoding.static_planes' own grid of the battlefield)
     std::pair<std::int64_t, std::int64_t> grid_of(const Battlefield& bf) const;
+    // encoding.visible_enemies (bumping.enemies_in_sight over perception.line_between): the
+    // enemy mechs in play that some mech of `viewer` in play has a line of sight to, arcs
+    // ignored (§17.1, ruling D11; a duck-back pair sees nothing, §15.2.4.1), in id order.
+    std::vector<std::int64_t> visible_enemies(const Battle& battle, Side viewer);
+    // The line-of-sight terrain of a battlefield, built once and reused.
+    const SightTerrain& sight_terrain(const std::shared_ptr<const Battlefield>& bf);
     // ObservationEncoder.encode(battle, viewer, visible) with the flat layout; `seen` holds
     // the enemies in sight (any order; ids of the battle), `markers` the points of the
-    // markers hook. out.size() must be config().size (checked by the caller).
+    // markers hook, `actions` the action table (used only when the viewer decides). Every
+    // argument is checked before `out` is written. out.size() must be config().size.
     void encode(const Battle& battle, Side viewer, std::span<const std::int64_t> seen,
-                const Slots& slots, std::span<const Point> markers, std::span<float> out);
+                const Slots& slots, std::span<const Point> markers,
+                std::span<const FeatureAction> actions, std::span<float> out);
 
 private:
     struct Cached {
@@ -90,8 +113,23 @@ private:
         std::vector<float> planes;
     };
     EncoderConfig config_;
+    struct CachedSight {
+        std::weak_ptr<const Battlefield> battlefield;
+        const Battlefield* key;
+        SightTerrain terrain;
+    };
     std::vector<Cached> static_cache_;
+    std::vector<CachedSight> sight_cache_;
     std::vector<double> xs_, ys_;  // ObservationEncoder._grid
+    // ObservationEncoder._reach_cache: the disc of (position, facing, range), 1 where it reaches
+    struct ReachKey {
+        double x, y, facing, range;
+        bool operator==(const ReachKey&) const = default;  // as the float tuple compares
+    };
+    struct ReachHash {
+        std::size_t operator()(const ReachKey& k) const noexcept;
+    };
+    mutable std::unordered_map<ReachKey, std::vector<std::uint8_t>, ReachHash> reach_cache_;
 
     std::pair<std::int64_t, std::int64_t> cell_of(Point pos, bool flip) const;
     void mark(float* plane, Point pos, bool flip) const;

@@ -7,6 +7,8 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -68,6 +70,30 @@ nq::Terrain terrain_of(nb::handle h, const std::string& name) {
     return static_cast<nq::Terrain>(integer(h, name, 0, static_cast<std::int64_t>(nq::kTerrainKinds) - 1));
 }
 
+std::vector<std::string> strings(nb::handle h, const std::string& name) {
+    if (!PyList_Check(h.ptr()) && !PyTuple_Check(h.ptr())) wrong_type(name, "a list of strings", h);
+    std::vector<std::string> out;
+    nb::sequence seq = nb::borrow<nb::sequence>(h);
+    for (std::size_t i = 0; i < nb::len(seq); ++i) {
+        nb::handle v = seq[i];
+        const char* text = PyUnicode_Check(v.ptr()) ? PyUnicode_AsUTF8(v.ptr()) : nullptr;
+        if (text == nullptr) {
+            PyErr_Clear();
+            wrong_type(name + "[" + std::to_string(i) + "]", "a string", v);
+        }
+        out.emplace_back(text);
+    }
+    return out;
+}
+
+std::vector<std::int64_t> numbers(nb::handle h, const std::string& name, std::int64_t lo, std::int64_t hi) {
+    if (!PyList_Check(h.ptr()) && !PyTuple_Check(h.ptr())) wrong_type(name, "a list of integers", h);
+    std::vector<std::int64_t> out;
+    nb::sequence seq = nb::borrow<nb::sequence>(h);
+    for (std::size_t i = 0; i < nb::len(seq); ++i) out.push_back(integer(seq[i], name + "[" + std::to_string(i) + "]", lo, hi));
+    return out;
+}
+
 nq::EncoderConfig make_config(nb::handle c) {
     nq::EncoderConfig k;
     k.max_mechs = count(c, "max_mechs");
@@ -109,11 +135,92 @@ nq::EncoderConfig make_config(nb::handle c) {
     const auto level = [](nb::handle h, const std::string& name) { return integer(h, name, 0, kBig); };
     k.ews = table<nq::kItemTypes, std::int64_t>(c, "ews", level);
     k.rank_order = table<nq::kRanks, std::int64_t>(c, "rank_order", level);
+    k.reach_cache_size = count(c, "reach_cache_size");
+    // what visible_enemies and the action features read: the line-of-sight table, the EWS items
+    nq::FeatureTables& f = k.features;
+    f.concealing = k.concealing;
+    f.cover_stationary = k.cover;
+    f.ranged = k.ranged;
+    for (std::size_t i = 0; i < nq::kItemTypes; ++i) f.ews[i] = k.ews[i] > 0;
+    f.shore_band = real(item(c, "shore_band"), "config.shore_band");
+    nb::handle sc = item(c, "sight");
+    const auto band = [&](const char* key) {
+        const std::string name = std::string("config.sight.") + key;
+        if (!PyDict_Check(sc.ptr())) wrong_type("config.sight", "a dict", sc);
+        PyObject* v = PyDict_GetItemString(sc.ptr(), key);
+        if (v == nullptr) throw ArgumentError(name, "missing");
+        return nb::handle(v);
+    };
+    const auto pos = [&](const char* key) {
+        const double v = real(band(key), std::string("config.sight.") + key);
+        if (!(v > 0.0)) throw ArgumentError(std::string("config.sight.") + key, "expected a positive number");
+        return v;
+    };
+    f.sight.night = pos("night");
+    f.sight.inside_woods_day = pos("inside_woods_day");
+    f.sight.inside_woods_night = pos("inside_woods_night");
+    f.sight.weather_day = pos("weather_day");
+    f.sight.weather_night = pos("weather_night");
+    f.sight.well_lit_lifts_weather = flag(band("well_lit_lifts_weather"), "config.sight.well_lit_lifts_weather");
+    f.sight.woods_edge_band = pos("woods_edge_band");
+    f.sight.hill_crest_band = pos("hill_crest_band");
+    k.action_features = flag(item(c, "action_features"), "config.action_features");
+    std::int64_t af_size = 0;
+    if (k.action_features) {
+        k.n_actions = count(c, "n_actions");
+        if (count(c, "af_rows") != static_cast<std::int64_t>(nq::kFeatureRows)) {
+            throw ArgumentError("config.af_rows", "expected " + std::to_string(nq::kFeatureRows) +
+                                                      " (the advisor rows are not mirrored)");
+        }
+        af_size = static_cast<std::int64_t>(nq::kFeatureRows) * k.n_actions;
+        f.table_size = positive(c, "table_size");
+        f.behind_building_cover = flag(item(c, "behind_building_cover"), "config.behind_building_cover");
+        f.behind_mech_cover = flag(item(c, "behind_mech_cover"), "config.behind_mech_cover");
+        f.cover_moving = table<nq::kTerrainKinds, bool>(c, "cover_moving", flag);
+    }
+    k.mission = flag(item(c, "mission"), "config.mission");
+    k.base_global_size = k.global_size;
+    if (k.mission) {
+        k.base_global_size = count(c, "base_global_size");
+        k.pef_markers = flag(item(c, "pef_markers"), "config.pef_markers");
+        nb::handle m = item(c, "mission_tables");
+        const std::string at = "config.mission_tables";
+        nq::MissionTables& t = k.mission_tables;
+        t.kinds = strings(item(m, "kinds"), at + ".kinds");
+        t.objectives = strings(item(m, "objectives"), at + ".objectives");
+        t.edges = strings(item(m, "edges"), at + ".edges");
+        for (const std::int64_t s : numbers(item(m, "sections"), at + ".sections", 1, 64)) t.sections.push_back(s);
+        nb::handle exits = item(m, "player_exits");
+        if (!PyList_Check(exits.ptr()) || static_cast<std::size_t>(PyList_GET_SIZE(exits.ptr())) != t.kinds.size()) {
+            throw ArgumentError(at + ".player_exits", "expected one list of edge indices per kind");
+        }
+        for (std::size_t i = 0; i < t.kinds.size(); ++i) {
+            t.player_exits.push_back(numbers(PyList_GET_ITEM(exits.ptr(), i), at + ".player_exits",
+                                             0, static_cast<std::int64_t>(t.edges.size()) - 1));
+        }
+        t.far = strings(nb::make_tuple(item(m, "far")), at + ".far")[0];
+        t.home = strings(nb::make_tuple(item(m, "home")), at + ".home")[0];
+        t.mirror_edges = integer(item(m, "mirror_edges"), at + ".mirror_edges", 0, 64);
+        t.turn_scale = positive(m, "turn_scale");
+        t.pef_scale = positive(m, "pef_scale");
+        t.morale_scale = positive(m, "morale_scale");
+        t.fields = count(m, "fields");
+        const auto sum = static_cast<std::int64_t>(t.kinds.size() + 3 + t.objectives.size() +
+                                                   t.sections.size() + t.edges.size() + 3);
+        std::vector<std::int64_t> seen_sections = t.sections;
+        std::sort(seen_sections.begin(), seen_sections.end());
+        if (t.fields != sum || k.global_size != k.base_global_size + t.fields || t.edges.empty() ||
+            std::adjacent_find(seen_sections.begin(), seen_sections.end()) != seen_sections.end() ||
+            (!seen_sections.empty() && seen_sections.back() > static_cast<std::int64_t>(t.sections.size()))) {
+            throw ArgumentError(at, "the sizes do not add up to the nq-obs-v4 globals");
+        }
+    }
     // the layout's sizes must add up (they index the buffer)
     const std::int64_t terrain = static_cast<std::int64_t>(k.terrain_planes.size()) + 3;
-    const std::int64_t flat = k.planes * k.rows * k.cols + 2 * k.max_mechs * k.unit_size + k.global_size;
+    const std::int64_t flat =
+        k.planes * k.rows * k.cols + 2 * k.max_mechs * k.unit_size + k.global_size + af_size;
     if (k.planes != terrain + 6 || k.unit_size != k.unit_fields + k.weapon_fields * k.max_weapons ||
-        k.weapon_fields < 4 || k.global_size != 6 + k.kinds + k.max_mechs + 5 ||
+        k.weapon_fields < 4 || k.base_global_size != 6 + k.kinds + k.max_mechs + 5 ||
         k.kinds != static_cast<std::int64_t>(nq::kDecisionKind.size) || k.size != flat ||
         k.rows * k.cols > (std::int64_t{1} << 24)) {
         throw ArgumentError("config", "the sizes do not add up to the nq-obs layout: " + short_repr(c));
@@ -239,6 +346,58 @@ nq::Slots slots_of(const nq::ObservationEncoder& enc, const nq::Battle& battle, 
     return s;
 }
 
+// the action table as the glue hands it: (index, kind, mech, to or None, target or None) rows
+std::vector<nq::FeatureAction> feature_actions(nb::handle h) {
+    std::vector<nq::FeatureAction> out;
+    if (h.is_none()) return out;
+    PyObject* it = PyObject_GetIter(h.ptr());
+    if (it == nullptr) {
+        PyErr_Clear();
+        wrong_type("actions", "None or an iterable of (index, kind, mech, to, target)", h);
+    }
+    nb::object iter = nb::steal(it);
+    static constexpr std::array<const char*, 5> kinds{"move", "free_move", "stay", "fire_first", "other"};
+    constexpr std::int64_t lo = std::numeric_limits<std::int64_t>::min();
+    constexpr std::int64_t hi = std::numeric_limits<std::int64_t>::max();
+    while (PyObject* v = PyIter_Next(iter.ptr())) {
+        nb::object row = nb::steal(v);
+        const std::string at = "actions[" + std::to_string(out.size()) + "]";
+        if (!PyTuple_Check(row.ptr()) || PyTuple_GET_SIZE(row.ptr()) != 5) {
+            wrong_type(at, "a tuple (index, kind, mech, to, target)", row);
+        }
+        nq::FeatureAction a;
+        a.index = integer(PyTuple_GET_ITEM(row.ptr(), 0), at + ".index", lo, hi);
+        nb::handle kind = PyTuple_GET_ITEM(row.ptr(), 1);
+        const char* text = PyUnicode_Check(kind.ptr()) ? PyUnicode_AsUTF8(kind.ptr()) : nullptr;
+        if (text == nullptr) {
+            PyErr_Clear();
+            wrong_type(at + ".kind", "a string", kind);
+        }
+        const auto found = std::find_if(kinds.begin(), kinds.end(), [&](const char* k) { return std::string(k) == text; });
+        if (found == kinds.end()) throw ArgumentError(at + ".kind", "unknown kind " + short_repr(kind));
+        a.kind = static_cast<nq::FeatureActionKind>(found - kinds.begin());
+        nb::handle mech = PyTuple_GET_ITEM(row.ptr(), 2);
+        if (!mech.is_none()) a.mech = integer(mech, at + ".mech", lo, hi);
+        else if (a.kind != nq::FeatureActionKind::other) wrong_type(at + ".mech", "a mech id", mech);
+        nb::handle to = PyTuple_GET_ITEM(row.ptr(), 3);
+        if (!to.is_none()) {
+            if (!PyTuple_Check(to.ptr()) || PyTuple_GET_SIZE(to.ptr()) != 2) wrong_type(at + ".to", "None or a point (x, y)", to);
+            a.to = nq::Point{real(PyTuple_GET_ITEM(to.ptr(), 0), at + ".to[0]"),
+                             real(PyTuple_GET_ITEM(to.ptr(), 1), at + ".to[1]")};
+        } else if (a.kind == nq::FeatureActionKind::move) {
+            wrong_type(at + ".to", "a point (x, y)", to);
+        }
+        nb::handle target = PyTuple_GET_ITEM(row.ptr(), 4);
+        if (!target.is_none()) a.target = integer(target, at + ".target", lo, hi);
+        out.push_back(a);
+    }
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        wrong_type("actions", "None or an iterable of (index, kind, mech, to, target)", h);
+    }
+    return out;
+}
+
 nb::tuple id_tuple(const std::vector<std::int64_t>& v) {
     nb::list out;
     for (std::int64_t i : v) out.append(i);
@@ -260,20 +419,25 @@ void bind_encoding(nb::module_& g) {
         .def_prop_ro("size", [](const ObservationEncoder& enc) { return enc.config().size; })
         .def("encode",
              [](ObservationEncoder& enc, nb::handle battle, nb::handle viewer, nb::handle visible,
-                nb::handle out, nb::handle slots, nb::handle markers) {
+                nb::handle out, nb::handle slots, nb::handle markers, nb::handle actions) {
                  const Battle& b = battle_of(battle);
                  const Side side = side_of(viewer, "viewer");
-                 const std::vector<std::int64_t> seen = ids(visible, "visible");
+                 const std::vector<std::int64_t> seen =
+                     visible.is_none() ? enc.visible_enemies(b, side) : ids(visible, "visible");
                  const Slots s = slots_of(enc, b, side, slots);
-                 const std::vector<Point> marks = points(markers, "markers");
+                 // None: the encoder's own hook (no markers, or the mission's PEF markers)
+                 const std::vector<Point> marks = !markers.is_none() ? points(markers, "markers")
+                                                  : enc.config().pef_markers ? pef_markers(b)
+                                                                             : std::vector<Point>{};
+                 const std::vector<FeatureAction> table = feature_actions(actions);
                  Buffer buf;
                  open_buffer(buf, out, enc.config().size);
                  // encode() checks everything before it writes, so a refusal leaves `out` unchanged
-                 enc.encode(b, side, seen, s, marks,
+                 enc.encode(b, side, seen, s, marks, table,
                             {static_cast<float*>(buf.view.buf), static_cast<std::size_t>(enc.config().size)});
              },
              "battle"_a.none(), "viewer"_a.none(), "visible"_a.none(), "out"_a.none(),
-             "slots"_a.none() = nb::none(), "markers"_a.none() = nb::tuple(),
+             "slots"_a.none() = nb::none(), "markers"_a.none() = nb::none(), "actions"_a.none() = nb::none(),
              "Writes encode()'s flat values into ``out`` (float32, C-contiguous, shape (size,)).")
         .def("static_planes",
              [](ObservationEncoder& enc, nb::handle battle) {
@@ -287,6 +451,15 @@ void bind_encoding(nb::module_& g) {
                      copy->data(), {n, static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)}, owner);
              },
              "battle"_a.none(), "static_planes(battle.battlefield, cell), as a new array.")
+        .def("visible_enemies",
+             [](ObservationEncoder& enc, nb::handle battle, nb::handle viewer) {
+                 const Battle& b = battle_of(battle);
+                 const std::vector<std::int64_t> found = enc.visible_enemies(b, side_of(viewer, "viewer"));
+                 nb::list out;
+                 for (std::int64_t i : found) out.append(i);
+                 return nb::frozenset(out);
+             },
+             "battle"_a.none(), "viewer"_a.none(), "encoding.visible_enemies: enemies in sight of the viewer's side.")
         .def("battle_slots",
              [](const ObservationEncoder& enc, nb::handle battle, nb::handle viewer) {
                  const Battle& b = battle_of(battle);
