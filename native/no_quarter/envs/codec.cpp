@@ -97,24 +97,8 @@ const Decision& decision_of(const Battle& battle, const char* argument) {
 // codec._allowance: Speed less what the mech frame on top has spent.
 double allowance(const Battle& battle, const Mech& mech) {
     double spent = 0.0;
-    if (battle.frames.kind() == Json::Kind::array && !battle.frames.as_array().empty()) {
-        const Json& frame = battle.frames.as_array().back();
-        if (frame.kind() == Json::Kind::object) {
-            const Json* kind = nullptr;
-            const Json* value = nullptr;
-            for (const auto& [k, v] : frame.as_object()) {
-                if (k == "kind") kind = &v;
-                if (k == "spent") value = &v;
-            }
-            if (kind && kind->kind() == Json::Kind::string && kind->as_string() == "mech" && value) {
-                switch (value->kind()) {
-                    case Json::Kind::integer: spent = static_cast<double>(value->as_int()); break;
-                    case Json::Kind::real: spent = value->as_real(); break;
-                    case Json::Kind::boolean: spent = value->as_bool() ? 1.0 : 0.0; break;
-                    default: throw CodecError("battle", "the mech frame's 'spent' is not a number");
-                }
-            }
-        }
+    if (!battle.frames.empty() && battle.frames.top().kind() == FrameKind::mech) {
+        spent = battle.frames.top().as<MechFrame>().spent.value();  // float(frame["spent"])
     }
     const double left = static_cast<double>(mech.speed) - spent;
     return left > 0.0 ? left : 0.0;  // max(0.0, left)
