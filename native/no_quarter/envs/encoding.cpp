@@ -92,8 +92,8 @@ Side other(Side side) { return side == Side::blue ? Side::red : Side::blue; }
 }  // namespace
 
 // codec.battle_slots: own and enemy mech ids in id order (removed mechs included).
-Slots battle_slots(const Battle& battle, Side viewer, bool mirror, double mirror_turn) {
-    Slots slots;
+EncoderSlots battle_slots(const Battle& battle, Side viewer, bool mirror, double mirror_turn) {
+    EncoderSlots slots;
     for (const Mech& m : battle.mechs) (m.side == viewer ? slots.own : slots.enemy).push_back(m.id);
     slots.turn = (mirror && viewer == Side::red) ? mirror_turn : 0.0;
     return slots;
@@ -372,7 +372,7 @@ void ObservationEncoder::unit(float* row, const Battle& battle, const Mech& mech
 }
 
 // ObservationEncoder._globals
-void ObservationEncoder::globals(float* out, const Battle& battle, Side viewer, const Slots& slots,
+void ObservationEncoder::globals(float* out, const Battle& battle, Side viewer, const EncoderSlots& slots,
                                  std::span<const std::int64_t> seen, bool deciding,
                                  std::optional<std::int64_t> acting) const {
     const EncoderConfig& k = config_;
@@ -408,7 +408,7 @@ void ObservationEncoder::globals(float* out, const Battle& battle, Side viewer, 
 
 // ObservationEncoder.encode, flat layout: planes, units, globals.
 void ObservationEncoder::encode(const Battle& battle, Side viewer, std::span<const std::int64_t> seen,
-                                const Slots& slots, std::span<const Point> markers,
+                                const EncoderSlots& slots, std::span<const Point> markers,
                                 std::span<const FeatureAction> actions, std::span<float> out) {
     const EncoderConfig& k = config_;
     for (std::int64_t id : seen) mech_of(battle, id, "visible");

@@ -68,15 +68,16 @@ struct EncoderConfig {
     MissionTables mission_tables;
 };
 
-// codec.Slots: the viewer-relative numbering of the mechs.
-struct Slots {
+// codec.Slots as the encoder needs it: the viewer-relative numbering of the mechs (the
+// codec's own Slots, envs/codec.hpp, also numbers buildings; one struct for both is to do).
+struct EncoderSlots {
     std::vector<std::int64_t> own;
     std::vector<std::int64_t> enemy;
     double turn = 0.0;
 };
 
 // codec.battle_slots (the buildings are not needed by the encoder).
-Slots battle_slots(const Battle& battle, Side viewer, bool mirror, double mirror_turn);
+EncoderSlots battle_slots(const Battle& battle, Side viewer, bool mirror, double mirror_turn);
 
 // encoding.ObservationEncoder (and MissionObservationEncoder): encode() writes the flat
 // layout (planes, then units, then globals with the mission globals of a mission encoder,
@@ -103,7 +104,7 @@ public:
     // markers hook, `actions` the action table (used only when the viewer decides). Every
     // argument is checked before `out` is written. out.size() must be config().size.
     void encode(const Battle& battle, Side viewer, std::span<const std::int64_t> seen,
-                const Slots& slots, std::span<const Point> markers,
+                const EncoderSlots& slots, std::span<const Point> markers,
                 std::span<const FeatureAction> actions, std::span<float> out);
 
 private:
@@ -136,7 +137,7 @@ private:
     void reach(float* counts, const Mech& mech) const;
     void unit(float* row, const Battle& battle, const Mech& mech, double turn, bool acting,
               std::span<const std::int64_t> seen) const;
-    void globals(float* out, const Battle& battle, Side viewer, const Slots& slots,
+    void globals(float* out, const Battle& battle, Side viewer, const EncoderSlots& slots,
                  std::span<const std::int64_t> seen, bool deciding,
                  std::optional<std::int64_t> acting) const;
 };

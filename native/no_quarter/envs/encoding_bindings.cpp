@@ -334,12 +334,12 @@ void open_buffer(Buffer& buf, nb::handle h, std::int64_t size) {
     }
 }
 
-nq::Slots slots_of(const nq::ObservationEncoder& enc, const nq::Battle& battle, nq::Side viewer, nb::handle slots) {
+nq::EncoderSlots slots_of(const nq::ObservationEncoder& enc, const nq::Battle& battle, nq::Side viewer, nb::handle slots) {
     if (slots.is_none()) return nq::battle_slots(battle, viewer, enc.config().mirror, enc.config().mirror_turn);
     if (!PyTuple_Check(slots.ptr()) || PyTuple_GET_SIZE(slots.ptr()) != 3) {
         wrong_type("slots", "None or a tuple (own ids, enemy ids, turn)", slots);
     }
-    nq::Slots s;
+    nq::EncoderSlots s;
     s.own = ids(PyTuple_GET_ITEM(slots.ptr(), 0), "slots.own");
     s.enemy = ids(PyTuple_GET_ITEM(slots.ptr(), 1), "slots.enemy");
     s.turn = real(PyTuple_GET_ITEM(slots.ptr(), 2), "slots.turn");
@@ -424,7 +424,7 @@ void bind_encoding(nb::module_& g) {
                  const Side side = side_of(viewer, "viewer");
                  const std::vector<std::int64_t> seen =
                      visible.is_none() ? enc.visible_enemies(b, side) : ids(visible, "visible");
-                 const Slots s = slots_of(enc, b, side, slots);
+                 const EncoderSlots s = slots_of(enc, b, side, slots);
                  // None: the encoder's own hook (no markers, or the mission's PEF markers)
                  const std::vector<Point> marks = !markers.is_none() ? points(markers, "markers")
                                                   : enc.config().pef_markers ? pef_markers(b)
@@ -463,7 +463,7 @@ void bind_encoding(nb::module_& g) {
         .def("battle_slots",
              [](const ObservationEncoder& enc, nb::handle battle, nb::handle viewer) {
                  const Battle& b = battle_of(battle);
-                 const Slots s = battle_slots(b, side_of(viewer, "viewer"), enc.config().mirror, enc.config().mirror_turn);
+                 const EncoderSlots s = battle_slots(b, side_of(viewer, "viewer"), enc.config().mirror, enc.config().mirror_turn);
                  return nb::make_tuple(id_tuple(s.own), id_tuple(s.enemy), s.turn);
              },
              "battle"_a.none(), "viewer"_a.none(), "codec.battle_slots: (own ids, enemy ids, turn).");
