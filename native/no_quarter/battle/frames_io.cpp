@@ -180,7 +180,10 @@ auto rd_id_map(PyObject* o, const At& at, F&& value) {
     PyObject *k, *v;
     Py_ssize_t pos = 0;
     while (PyDict_Next(o, &pos, &k, &v)) {
-        if (!PyUnicode_CheckExact(k)) bad(at.key_(std::string_view("?")), "keys are integers");
+        if (!PyUnicode_CheckExact(k)) {
+            const std::string name = quote(k).substr(0, 20);
+            bad(at.key_(name), "keys are integers");
+        }
         const std::string_view s = text_of(k);
         const At field = at.key_(s.substr(0, 20));
         // key_of: ASCII digits after an optional '-', at most 12 characters; canonical only here
@@ -428,16 +431,22 @@ nq::FrameBody empty_body(nq::FrameKind kind) {
     return nq::TurnFrame{};
 }
 
+// ``listed``: the frame's path as serial.from_jsonable writes it (battle.frames[2]), which
+// refuses a frame that is no object or has a key that is no text.
+std::string listed(const At& at) {
+    if (at.index >= 0 && at.parent) return at.parent->str() + "[" + std::to_string(at.index) + "]";
+    return at.str();
+}
+
 nq::Frame rd_frame(PyObject* o, const At& at, std::int64_t json_depth) {
     const Names& n = names();
     PyObject* kind = nullptr;
-    if (PyDict_Check(o)) {
-        PyObject *k, *v;
-        Py_ssize_t pos = 0;
-        while (PyDict_Next(o, &pos, &k, &v)) {
-            if (!PyUnicode_CheckExact(k)) bad(at.key_(quote(k).substr(0, 40)), "a key the engine never writes here");
-            if (key_id(k) == K::kind) kind = v;
-        }
+    if (!PyDict_Check(o)) throw wargym::StateError(listed(at), "expected an object, got " + quote(o));
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(o, &pos, &k, &v)) {
+        if (!PyUnicode_CheckExact(k)) throw wargym::StateError(listed(at), "expected str, got " + quote(k));
+        if (key_id(k) == K::kind) kind = v;
     }
     if (!kind || !PyUnicode_Check(kind)) bad(at, "a frame is an object with a kind");
     std::optional<nq::FrameKind> which;
