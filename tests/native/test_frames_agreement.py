@@ -31,8 +31,16 @@ from wargym.native import no_quarter as nnq
 from wargym.native.errors import NativeStateError
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import StateError
-from wargym.rules.no_quarter.battle import consequences, flow, flow_fire, flow_melee, flow_mech, game
-from wargym.rules.no_quarter.battle import luck, validity_parts
+from wargym.rules.no_quarter.battle import (
+    consequences,
+    flow,
+    flow_fire,
+    flow_mech,
+    flow_melee,
+    game,
+    luck,
+    validity_parts,
+)
 from wargym.rules.no_quarter.battle.actions import DecisionKind
 from wargym.rules.no_quarter.battle.state import Battle
 from wargym.rules.no_quarter.cestus.cestus_v_data import campaign_definition
@@ -130,7 +138,8 @@ def with_pause(d: dict[str, Any], **extra: Any) -> dict[str, Any]:
         mech["pilot"]["attributes"].append("lucky")
     mech["lucky_used"] = False
     pause = {"kind": "pause", "unit": "act",
-             "action": {"type": "Stay", "mech": mech["id"], "heading": None}, "rolls": [[3], [2, 5]],
+             "action": {"type": "Stay", "mech": mech["id"], "heading": None},
+             "rolls": [[3], [2, 5]],
              "answers": [True, "arm_l"], "stage": "lucky", "mech": mech["id"], "what": "to_hit",
              "faces": [3], "target": None, "choices": [], **extra}  # fmt: skip
     out["frames"] = [f for f in out["frames"] if f["kind"] != "pause"] + [pause]
@@ -161,7 +170,10 @@ def test_the_schema_is_validity_parts_one() -> None:
     for kind, (required, optional) in kinds.items():
         assert set(schema[kind][0]) == {"kind", *required}, kind
         assert set(schema[kind][1]) == set(optional), kind
-    for name, check in (("entry", kinds["react"][0]["entries"]), ("waiting", kinds["charges"][0]["entries"])):
+    for name, check in (
+        ("entry", kinds["react"][0]["entries"]),
+        ("waiting", kinds["charges"][0]["entries"]),
+    ):
         record = cell(check, "check")
         assert set(schema[name][0]) == set(cell(record, "required")), name
         assert set(schema[name][1]) == set(cell(record, "optional")), name
@@ -203,7 +215,20 @@ def test_frames_with_every_key_round_trip_in_their_own_key_order() -> None:
 
 
 # -- hostile documents ---------------------------------------------------------------------------
-BAD_VALUES: list[Any] = [None, True, "x", 1.5, -1, 77, 10**30, [], [None], {}, {"1": 1}, [[["deep"]]]]
+BAD_VALUES: list[Any] = [
+    None,
+    True,
+    "x",
+    1.5,
+    -1,
+    77,
+    10**30,
+    [],
+    [None],
+    {},
+    {"1": 1},
+    [[["deep"]]],
+]
 ALLOWED_ONLY_NATIVE = ("never writes here", "written as the engine writes them")
 """Refusals the reference's check_battle lets through (docs/native.md: beyond the reference)."""
 
@@ -234,7 +259,8 @@ def mutations(d: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
         out["frames"][i]["extra"] = 1
         yield f"frames.{i} with an unknown key", out
     for label, frame in (("a list", [1]), ("no kind", {"stage": "done"}), ("kind 3", {"kind": 3}),
-                         ("kind dance", {"kind": "dance"}), ("int key", {"kind": "turn", 1: 2})):  # fmt: skip
+                         ("kind dance", {"kind": "dance"}),
+                         ("int key", {"kind": "turn", 1: 2})):  # fmt: skip
         out = copy.deepcopy(d)
         out["frames"].insert(0, frame)
         yield f"a frame that is {label}", out
@@ -267,9 +293,11 @@ def test_hostile_frames_are_refused_at_the_reference_path() -> None:
 def test_hostile_pause_frames_are_refused_at_the_reference_path() -> None:
     d = DECIDING[0][1]
     cases = [("faces", [1] * 64), ("faces", [1] * 65), ("faces", [7]), ("rolls", [[1]] * 4097),
-             ("rolls", [[1] * 65]), ("answers", [True] * 65), ("answers", ["nose"]), ("choices", ["head"] * 3),
+             ("rolls", [[1] * 65]), ("answers", [True] * 65), ("answers", ["nose"]),
+             ("choices", ["head"] * 3),
              ("shielded", ["head"] * 3), ("passed", 3), ("what", "luck"), ("stage", "marksman"),
-             ("unit", "walk"), ("action", "Stay"), ("action", {"mech": 0}), ("target", 999), ("mech", 999)]  # fmt: skip
+             ("unit", "walk"), ("action", "Stay"), ("action", {"mech": 0}), ("target", 999),
+             ("mech", 999)]  # fmt: skip
     for key, value in cases:
         check_hostile(f"pause {key}", with_pause(d, **{key: value}))
     deep: Any = [0]
@@ -290,6 +318,15 @@ def test_huge_lists_are_read_or_refused_without_harm() -> None:
     check_hostile("100,000 frames", d)
 
 
+def test_keys_the_reference_reads_with_int_are_refused_as_state_errors() -> None:
+    # validity_parts.key_of lets "--1" through to int(), which raises a bare ValueError there
+    d = with_full_frames(DECIDING[0][1])
+    d["frames"][7]["free_will"] = {"--1": 1}
+    with pytest.raises(NativeStateError) as info:
+        nnq.battle_from_dict(d)
+    assert info.value.path == "battle.frames.7.free_will.--1"
+
+
 def test_the_pending_decision_must_be_the_top_frame_s() -> None:
     for label, d in DECIDING[::25]:
         for kind in DecisionKind:
@@ -306,8 +343,18 @@ def test_the_pending_decision_must_be_the_top_frame_s() -> None:
 def test_the_frame_constructors_are_the_reference_ones() -> None:
     cases: list[tuple[Callable[..., Any], Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = [
         (F.mech_frame, flow_mech.mech_frame, (3,), {}),
-        (F.insight_frame, lambda m, s, g: flow.insight_frame(m, vocab.Side(s), g), (2, "red", [4, 1]), {}),
-        (F.fire_frame, flow_fire.fire_frame, (1, "in_sight"), {"targets": [2], "cause": None, "rush": True}),
+        (
+            F.insight_frame,
+            lambda m, s, g: flow.insight_frame(m, vocab.Side(s), g),
+            (2, "red", [4, 1]),
+            {},
+        ),
+        (
+            F.fire_frame,
+            flow_fire.fire_frame,
+            (1, "in_sight"),
+            {"targets": [2], "cause": None, "rush": True},
+        ),
         (F.fire_frame, flow_fire.fire_frame, (1, "reaction"), {"cause": 5}),
         (F.charge_frame, flow_melee.charge_frame, (1, 2), {}),
         (F.charge_frame, flow_melee.charge_frame, (1, 2), {"allowance": 3.25, "start": (0.5, 7.0)}),
@@ -326,12 +373,18 @@ def test_nearest_frame_ask_and_watching_agree() -> None:
         battle, native = Battle.from_dict(d), nnq.battle_from_dict(d)
         for kind in game.HANDLERS:
             found = flow.nearest_frame(battle, kind)
-            expected = None if found is None else next(i for i, f in enumerate(battle.frames) if f is found)
+            expected = (
+                None
+                if found is None
+                else next(i for i, f in enumerate(battle.frames) if f is found)
+            )
             assert F.nearest_frame(native, kind) == expected, (label, kind)
         assert F.watching(native) == luck.watching(battle), label
         if battle.mechs:
             mech = next(iter(battle.mechs))
-            flow.Ctx(battle, ScriptedDice([]), load_rules()).ask(vocab.Side.RED, DecisionKind.FACE, mech)
+            flow.Ctx(battle, ScriptedDice([]), load_rules()).ask(
+                vocab.Side.RED, DecisionKind.FACE, mech
+            )
             F.ask(native, "red", "face", mech)
             assert same(battle.to_dict(), native.to_dict()) is None, label
 
@@ -342,7 +395,9 @@ def test_queue_tests_and_caused_by_agree() -> None:
         entries = [{"mech": ids[0], "test": "mech_down", "causes": ids[-1:]},
                    {"mech": ids[-1], "test": "fired_on", "causes": []}]  # fmt: skip
         battle, native = Battle.from_dict(d), nnq.battle_from_dict(d)
-        consequences.queue_tests(flow.Ctx(battle, ScriptedDice([]), load_rules()), copy.deepcopy(entries))
+        consequences.queue_tests(
+            flow.Ctx(battle, ScriptedDice([]), load_rules()), copy.deepcopy(entries)
+        )
         F.queue_tests(native, entries)
         assert same(battle.to_dict()["frames"], native.to_dict()["frames"]) is None, label
         marked = consequences.caused_by(copy.deepcopy(entries), [ids[0]])
@@ -366,7 +421,9 @@ def test_pop_checks_the_frame_like_the_reference() -> None:
     assert str(native_error.value) == str(ref_error.value)
     assert same(battle.to_dict(), native.to_dict()) is None  # the top went either way
     assert same(F.pop(native, F.top(native)), ctx.battle.frames[-1]) is None
-    with pytest.raises(RuntimeError, match="frame stack corrupted: popped .*, not a finished frame"):
+    with pytest.raises(
+        RuntimeError, match="frame stack corrupted: popped .*, not a finished frame"
+    ):
         F.pop(native, low)
     empty = nnq.battle_from_dict({**d, "frames": [], "decision": None}, check=False)
     with pytest.raises(IndexError):
@@ -384,7 +441,14 @@ def test_advance_returns_where_the_reference_does_and_names_what_is_missing() ->
             continue
         assert game.advance(battle, ScriptedDice([])) == [] and F.advance(native) == 0
         assert same(battle.to_dict(), native.to_dict()) is None, label
-    fresh = {**STATES[0][1], "turn": 0, "frames": [], "decision": None, "dice": {}, "first_side": None}
+    fresh = {
+        **STATES[0][1],
+        "turn": 0,
+        "frames": [],
+        "decision": None,
+        "dice": {},
+        "first_side": None,
+    }
     native = nnq.battle_from_dict(fresh, check=False)
     with pytest.raises(NotImplementedError, match=r"flow_turn.TURN|luck.run_unit"):
         F.advance(native)
@@ -417,7 +481,11 @@ def test_a_clone_s_frames_are_independent() -> None:
         (lambda b: F.nearest_frame(b, 3), TypeError, "kind"),
         (lambda b: F.ask(b, "green", "face"), ValueError, "side"),
         (lambda b: F.ask(b, "red", "face", "1"), TypeError, "mech"),
-        (lambda b: F.queue_tests(b, [{"mech": 1, "test": "dance", "causes": []}]), NativeStateError, "entries.0.test"),
+        (
+            lambda b: F.queue_tests(b, [{"mech": 1, "test": "dance", "causes": []}]),
+            NativeStateError,
+            "entries.0.test",
+        ),
         (lambda b: F.queue_tests(b, {}), NativeStateError, "entries"),
         (lambda b: F.caused_by([], [1.5]), TypeError, "enemies[0]"),
         (lambda b: F.frame_shared(b, 10**6), ValueError, "index"),
@@ -433,5 +501,7 @@ def test_bad_arguments_raise_errors_naming_them(call: Any, error: type, name: st
     before = battle.to_dict()
     with pytest.raises(error) as info:
         call(battle)
-    assert getattr(info.value, "argument", None) == name or getattr(info.value, "path", None) == name
+    assert (
+        getattr(info.value, "argument", None) == name or getattr(info.value, "path", None) == name
+    )
     assert same(before, battle.to_dict()) is None
