@@ -222,8 +222,8 @@ CASES: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
         "battle.decision.mech",
     ),
     ("a decision without frames", setter("frames", value=[]), "battle.frames"),
-    ("a frame that is a list", setter("frames", value=[[1]]), "battle.frames.0"),
-    ("a frame key that is a number", setter("frames", 0, value={1: 2}), "battle.frames.0"),
+    ("a frame that is a list", setter("frames", value=[[1]]), "battle.frames[0]"),
+    ("a frame key that is a number", setter("frames", 0, value={1: 2}), "battle.frames[0]"),
     ("a NaN in a frame", setter("frames", 0, "x", value=float("nan")), "battle.frames.0.x"),
     ("a set in a frame", setter("frames", 0, "x", value={1, 2}), "battle.frames.0.x"),
     (

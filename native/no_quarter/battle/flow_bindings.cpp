@@ -33,6 +33,13 @@ nq::Battle& battle_arg(nb::handle h) {
 }
 
 template <class V>
+std::string names_list(const V& vocab) {
+    std::string out;
+    for (std::string_view v : vocab.values) out += (out.empty() ? "" : ", ") + std::string(v);
+    return out;
+}
+
+template <class V>
 auto vocab_arg(nb::handle h, const char* name, const V& vocab) {
     if (PyUnicode_Check(h.ptr())) {
         Py_ssize_t n = 0;
@@ -41,7 +48,7 @@ auto vocab_arg(nb::handle h, const char* name, const V& vocab) {
             if (auto e = vocab.find(std::string_view(s, static_cast<std::size_t>(n)))) return *e;
         }
         PyErr_Clear();
-        throw wargym::ArgumentError(name, std::string(name) + ": " + wargym::short_repr(h) + " is not a " + vocab.name);
+        throw wargym::ArgumentError(name, wargym::short_repr(h) + " is not a " + vocab.name + " (" + names_list(vocab) + ")");
     }
     wrong_type(name, "a text", h);
 }

@@ -147,33 +147,43 @@ ReactEntry react_entry(std::int64_t mech, ReactionTest test, Ids causes) {
 
 // -- the stack ---------------------------------------------------------------------------------
 FrameRef FrameStack::ref(std::size_t i) const {
-    return FrameRef{static_cast<std::uint32_t>(i), frames_[i].serial};
+    return FrameRef{static_cast<std::uint32_t>(i), (*stack_)[i].serial};
 }
 
-FrameRef FrameStack::top_ref() const { return ref(frames_.size() - 1); }
+FrameRef FrameStack::top_ref() const { return ref(size() - 1); }
+
+std::vector<FrameStack::Slot>& FrameStack::own() {
+    if (!stack_) {
+        stack_ = std::make_shared<std::vector<Slot>>();
+    } else if (stack_.use_count() > 1) {
+        stack_ = std::make_shared<std::vector<Slot>>(*stack_);  // the frames stay shared
+    }
+    return *stack_;
+}
 
 Frame& FrameStack::edit(std::size_t i) {
-    Slot& slot = frames_[i];
+    Slot& slot = own()[i];
     if (slot.frame.use_count() > 1) slot.frame = std::make_shared<Frame>(*slot.frame);
     return *slot.frame;
 }
 
 FrameRef FrameStack::push(Frame f) {
-    frames_.push_back(Slot{std::make_shared<Frame>(std::move(f)), next_serial_++});
+    own().push_back(Slot{std::make_shared<Frame>(std::move(f)), next_serial_++});
     return top_ref();
 }
 
 Frame FrameStack::pop_top() {
-    Slot slot = std::move(frames_.back());
-    frames_.pop_back();
+    std::vector<Slot>& frames = own();
+    Slot slot = std::move(frames.back());
+    frames.pop_back();
     if (slot.frame.use_count() > 1) return *slot.frame;
     return std::move(*slot.frame);
 }
 
 bool FrameStack::operator==(const FrameStack& o) const {
-    if (frames_.size() != o.frames_.size()) return false;
-    for (std::size_t i = 0; i < frames_.size(); ++i) {
-        if (!(*frames_[i].frame == *o.frames_[i].frame)) return false;
+    if (size() != o.size()) return false;
+    for (std::size_t i = 0; i < size(); ++i) {
+        if (!((*this)[i] == o[i])) return false;
     }
     return true;
 }

@@ -18,8 +18,10 @@
 // keys (insight ``opponents``/``charge_rolls``, react ``free_will``, melee ``decl``) are
 // IdMaps: (mech id, value) pairs in insertion order.
 //
-// The stack (FrameStack) shares each frame between clones and copies a frame only when a
-// clone changes it (copy on write): Battle::clone() copies one vector of pointers.
+// The stack (FrameStack) is shared between clones at two levels, copy on write: a clone shares
+// the whole stack (Battle::clone() bumps one reference count: one cache line, as the plain-JSON
+// frames did), the first change copies the list of frame pointers, and a frame is copied only
+// when that clone changes it.
 #pragma once
 
 #include <algorithm>
@@ -365,7 +367,7 @@ Frame melee_frame(std::int64_t attacker, std::int64_t defender, bool jump_attack
 Frame react_frame(std::vector<ReactEntry> entries);                      // consequences.queue_tests
 ReactEntry react_entry(std::int64_t mech, ReactionTest test, Ids causes);  // {"mech", "test", "causes"}
 
-// The stack: frames shared between clones, copied when a clone changes one (copy on write).
+// The stack: shared between clones, copied when a clone changes it (copy on write, above).
 // A frame keeps its position while on the stack; each push gets a new serial number, so a
 // FrameRef (position, serial) names one pushed frame exactly (flow.Ctx.pop's identity check).
 struct FrameRef {
@@ -375,14 +377,14 @@ struct FrameRef {
 
 class FrameStack {
 public:
-    std::size_t size() const { return frames_.size(); }
-    bool empty() const { return frames_.empty(); }
-    const Frame& operator[](std::size_t i) const { return *frames_[i].frame; }
-    const Frame& top() const { return *frames_.back().frame; }
+    std::size_t size() const { return stack_ ? stack_->size() : 0; }
+    bool empty() const { return size() == 0; }
+    const Frame& operator[](std::size_t i) const { return *(*stack_)[i].frame; }
+    const Frame& top() const { return *stack_->back().frame; }
     FrameRef top_ref() const;
     FrameRef ref(std::size_t i) const;
     bool is_live(FrameRef r) const {
-        return r.index < frames_.size() && frames_[r.index].serial == r.serial;
+        return r.index < size() && (*stack_)[r.index].serial == r.serial;
     }
     // The frame for writing: copied first if a clone shares it.
     Frame& edit(std::size_t i);
@@ -390,15 +392,18 @@ public:
     FrameRef push(Frame f);
     Frame pop_top();
     bool operator==(const FrameStack& o) const;
-    // How many frames the stack shares with clones (for tests: copy on write at work).
-    bool shares(std::size_t i) const { return frames_[i].frame.use_count() > 1; }
+    // Whether a clone shares frame ``i`` (for tests: copy on write at work).
+    bool shares(std::size_t i) const {
+        return stack_.use_count() > 1 || (*stack_)[i].frame.use_count() > 1;
+    }
 
 private:
     struct Slot {
         std::shared_ptr<Frame> frame;
         std::uint32_t serial = 0;
     };
-    std::vector<Slot> frames_;
+    std::vector<Slot>& own();  // the list for writing: copied first if a clone shares it
+    std::shared_ptr<std::vector<Slot>> stack_;  // null: no frame
     std::uint32_t next_serial_ = 1;
 };
 
