@@ -117,6 +117,25 @@ PyObject* to_python(const Json& j) {
     return Py_NewRef(Py_None);
 }
 
+// The path a document's values are named by before it is read: its class name, as
+// from_jsonable(cls, fields, where=name) writes them (MechMoved.heading), else "event".
+std::string root_of(PyObject* o) {
+    if (!PyDict_Check(o)) return "event";
+    PyObject* type = nullptr;  // walked, not looked up: a key's own __eq__ never runs
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(o, &pos, &k, &v)) {
+        if (PyUnicode_CheckExact(k) && PyUnicode_CompareWithASCIIString(k, "type") == 0) type = v;
+    }
+    if (type == nullptr || !PyUnicode_CheckExact(type)) return "event";
+    const char* text = PyUnicode_AsUTF8(type);
+    if (text == nullptr) {
+        PyErr_Clear();
+        return "event";
+    }
+    return std::string(text).substr(0, 80);
+}
+
 template <class V>
 nb::tuple values_of(const V& vocab) {
     nb::list out;
@@ -130,7 +149,7 @@ void bind_events(nb::module_& g) {
     nb::module_ m = g.def_submodule("events", "Mirrors of wargym.rules.no_quarter.battle.events (NO_QUARTER_EVENTS).");
     nb::class_<Event>(m, "Event", "A No Quarter event (one class of NO_QUARTER_EVENTS) as a native struct.")
         .def_static("from_dict",
-                    [](nb::handle data) { return from_json(from_python(data.ptr(), "event", kMaxDepth)); },
+                    [](nb::handle data) { return from_json(from_python(data.ptr(), root_of(data.ptr()), kMaxDepth)); },
                     "data"_a.none(),
                     "The event of an Event.to_dict() document; NativeStateError names a bad field.")
         .def("to_dict", [](const Event& e) { return nb::steal(to_python(to_json(e))); },
