@@ -109,12 +109,17 @@ def _deep(n: int) -> Any:
     return value
 
 
+SELF_HOLDING: list[Any] = []
+SELF_HOLDING.append(SELF_HOLDING)
+
 NATIVE_ONLY: list[tuple[str, Any, str]] = [
     ("NaN", _with(MOVED, heading=float("nan")), "MechMoved.heading"),
     ("an int beyond 64 bits", _with(MOVED, mech=2**70), "MechMoved.mech"),
     ("text that is not UTF-8", _with(MOVED, kind="\ud800"), "MechMoved.kind"),
     ("data nested too deep", {"type": "NpGroupSet", "team": 1, "state": {"x": _deep(100)},
                               "reason": ""}, "NpGroupSet.state.x"),
+    ("a list that holds itself", {"type": "NpGroupSet", "team": 1, "state": {"x": SELF_HOLDING},
+                                  "reason": ""}, "NpGroupSet.state.x"),
     ("a set", {"type": "NpGroupSet", "team": 1, "state": {"x": {1}}, "reason": ""},
      "NpGroupSet.state.x"),
 ]  # fmt: skip
