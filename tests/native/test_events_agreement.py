@@ -159,6 +159,7 @@ def check_document(label: str, event: Event) -> None:
     if not strict_equal(data, written):
         raise AssertionError(f"{label}: native to_dict differs at {same(data, written, 'event')}")
     assert native.type == type(event).__name__
+    assert strict_equal(native._via_json(), written), f"{label}: the C++ Json writer differs"
     assert REGISTRY.from_dict(written) == event, f"{label}: the reference reads back another event"
 
 
