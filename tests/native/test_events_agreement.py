@@ -1,6 +1,7 @@
 """The native events write the reference's documents and apply as ``Battle.apply`` does (issue 16).
 
-Reference games (skirmishes of every ``option_variants()`` choice, and the shipped missions)
+Reference games (skirmishes of every ``option_variants()`` choice, three that seek charges and
+melee as perft.py's melee position does, and the shipped missions)
 are played with ``Battle.apply`` wrapped: every event the flow emits is captured. Then
 
 * the native ``Event.from_dict(e.to_dict()).to_dict()`` equals the reference's ``e.to_dict()``
@@ -11,7 +12,7 @@ of the classes ``Battle.apply`` writes nothing for; every event with
   ``WARGYM_EVENT_ALL=1``), the native battle built from the state just before the event, with
   the native ``apply``, writes the state the reference wrote just after it.
 
-Classes the games rarely or never emit (set-up, melee, flames, weather, mission end) are
+Classes the games rarely or never emit (set-up, flames, weather, mission end) are
 covered by random events of every class (built from the dataclass field types) and by
 hand-made events applied to real states; a test checks that every class of
 ``NO_QUARTER_EVENTS`` is covered.
@@ -41,7 +42,7 @@ from wargym.rules.dice import RandomDice
 from wargym.rules.events import Event
 from wargym.rules.no_quarter.battle import events as ev
 from wargym.rules.no_quarter.battle import game
-from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
 from wargym.rules.no_quarter.forces import vocab
 from wargym.rules.no_quarter.forces.setup import new_skirmish
 from wargym.rules.no_quarter.forces.vocab import MeleeAttack, Removal, Side
@@ -65,6 +66,9 @@ NO_WRITE = frozenset({
 """Classes ``Battle.apply`` writes nothing for: checked ``NO_WRITE_CHECKS`` times in all."""
 NO_WRITE_CHECKS = 4
 MAX_DECISIONS = 150
+MELEE = ("melee 0", "melee 1", "melee 2")
+"""Skirmishes whose chooser prefers ``PREFER`` actions (perft.py's melee position does too)."""
+PREFER = ("Charge", "DeclareMelee", "FightMech")
 MISSIONS = ("patrol_star_army_vs_hishen", "attack_iss_vs_hishen", "defend_pdf_vs_hishen")
 REGISTRY = ev.NO_QUARTER_EVENTS
 CLASSES: dict[str, type[Event]] = {name: REGISTRY._classes[name] for name in REGISTRY.names}
@@ -118,7 +122,9 @@ def _capture(
                     break
                 label = f"{name} decision {step}"
                 legal = game.legal_actions(battle)
-                game.play(battle, legal[int(rng.integers(len(legal)))], dice)
+                chosen = [a for a in legal if type(a).__name__ in PREFER] if name in MELEE else []
+                pool = chosen or legal
+                game.play(battle, pool[int(rng.integers(len(pool)))], dice)
     finally:
         Battle.apply = original  # type: ignore[method-assign]
     return out
@@ -136,6 +142,13 @@ def _games(seed: int = 0) -> Iterator[tuple[str, Battle, RandomDice, np.random.G
         battle = new_skirmish(rng, dice, blue=blue, red=red, mechs_per_side=per_side,
                               stars=stars, options=options)  # fmt: skip
         yield f"game {g} ({per_side} a side, {stars} stars)", battle, dice, rng, MAX_DECISIONS
+    for g, name in enumerate(MELEE):  # charges and melee, which random play seldom reaches
+        # perft.py's "melee_declare" recipe (seed 2) and two more seeds of its kind
+        options = BattleOptions(several_chargers="one_by_one" if g == 2 else "split")
+        dice = RandomDice.from_seed(10_002 + seed + g)
+        battle = new_skirmish(np.random.default_rng(2 + seed + g), dice, mechs_per_side=2,
+                              options=options)  # fmt: skip
+        yield name, battle, dice, np.random.default_rng(20_002 + seed + g), 600
     for name in MISSIONS:
         rng = np.random.default_rng(seed)
         dice = RandomDice.from_seed(seed)
@@ -493,12 +506,13 @@ def test_the_glue_protocol_names_every_member_of_the_native_event() -> None:
 
 
 def test_every_event_class_is_covered() -> None:
-    """Each class is emitted by the games or built here; the games emit the common ones."""
+    """Each class is emitted by the games or only built here (random and hand-made events)."""
     seen = set(captured().seen)
     assert {"MechMoved", "ShotFired", "DamageRolled", "ReactionTaken", "MechRemoved",
-            "PefPlaced", "MechsArrived", "BuildingDestroyed"} <= seen  # fmt: skip
-    built = {"ChargeDeclared", "ChargeTested", "MeleeDeclared", "MeleeRound", "ItemDisabled",
-             "FlameLaid", "FlameCrossed", "MoveBlocked", "PefMoved", "WeatherChanged",
-             "MechWithdrew", "MissionEnded", "FreeCompanyRaces", "PilotCreated"}  # fmt: skip
+            "PefPlaced", "MechsArrived", "BuildingDestroyed", "ChargeDeclared", "ChargeTested",
+            "MeleeDeclared", "MeleeRound"} <= seen  # fmt: skip
+    built = {"ItemDisabled", "FlameLaid", "FlameCrossed", "MoveBlocked", "PefMoved",
+             "WeatherChanged", "MechWithdrew", "MissionEnded", "FreeCompanyRaces",
+             "PilotCreated"}  # fmt: skip
     assert set(CLASSES) - seen <= built
     assert built <= set(CLASSES)
