@@ -318,8 +318,10 @@ void apply(Battle& battle, const BattleEnded& e);
 void apply(Battle& battle, const DuckedBack& e);
 void apply(Battle& battle, const TeamJoined& e);
 void apply(Battle& battle, const MechSplitOff& e);
-// The classes without a branch or hook: the battle is unchanged.
+// The classes without a branch or hook: the battle is unchanged (events only: a struct that
+// is no event does not compile here).
 template <class E>
+    requires requires { E::kType; }
 void apply(Battle&, const E&) {}
 
 // Mech.lost (state.py): destroyed, inoperable, Cheated Death or given Leave the Battlefield.
