@@ -1,6 +1,7 @@
-// The No Quarter events (rules/no_quarter/battle/events.py, non_player/np_events.py and
-// forces/setup_events.py: every class of NO_QUARTER_EVENTS) as plain structs, and
-// Battle.apply, the one writer of the game state proper, over the native Battle.
+// The No Quarter events (rules/no_quarter/battle/events.py) as plain structs, the one variant
+// of every class of NO_QUARTER_EVENTS (these, non_player/np_events.hpp's and
+// forces/setup_events.hpp's), and Battle.apply, the one writer of the game state proper, over
+// the native Battle.
 //
 // An event is a cheap value: its fields and nothing else. JSON is built only when asked
 // (to_json, events_json.cpp), so the flow can emit every event, apply it, and keep it only
@@ -11,8 +12,7 @@
 // are refused, every refusal is a wargym::StateError whose path names the field
 // (MechMoved.path[0][1]).
 //
-// Each struct lists its fields through `each` in the Python dataclass's order; NQ_REQ marks a
-// field without a default, NQ_OPT one with a default (the C++ initialiser is the Python one).
+// Each struct lists its fields through `each` in the Python dataclass's order (native/events.hpp).
 #pragma once
 
 #include <array>
@@ -24,9 +24,12 @@
 #include <variant>
 #include <vector>
 
+#include "../../events.hpp"
 #include "../../serial.hpp"
 #include "../forces/records.hpp"
+#include "../forces/setup_events.hpp"
 #include "../forces/vocab.hpp"
+#include "../non_player/np_events.hpp"
 #include "state.hpp"
 
 namespace wargym::no_quarter {
@@ -45,110 +48,6 @@ using no_quarter::kReactionResult;
 using no_quarter::kReactionTest;
 inline constexpr Vocab<Aspect, 3> kAspect{"Aspect", {"front", "flank", "rear"}};
 
-
-using Int = std::int64_t;
-using Ints = std::vector<Int>;
-using Pair = std::array<Int, 2>;
-using Points = std::vector<Point>;
-using Flags = std::vector<bool>;
-using std::optional;
-using std::string;
-using std::vector;
-
-#define NQ_EVENT(T)                                  \
-    static constexpr std::string_view kType = #T;    \
-    template <class S, class F>                      \
-    static void each(S& s, F&& f)
-#define NQ_REQ(x) f(#x, s.x, false);
-#define NQ_OPT(x) f(#x, s.x, true);
-
-// -- non_player/np_events.py (§20, §22, §23) ---------------------------------------------------
-struct PefPlaced {
-    Int pef = 0; Point pos; optional<Int> face; optional<Int> section; bool hidden = false;
-    optional<Int> building;
-    NQ_EVENT(PefPlaced) { NQ_REQ(pef) NQ_REQ(pos) NQ_REQ(face) NQ_REQ(section) NQ_REQ(hidden) NQ_REQ(building) }
-};
-struct PefMoved {
-    Int pef = 0; Ints faces; Int passes = 0; Points path; optional<Int> toward;
-    NQ_EVENT(PefMoved) { NQ_REQ(pef) NQ_REQ(faces) NQ_REQ(passes) NQ_REQ(path) NQ_REQ(toward) }
-};
-struct PefResolved {
-    Int pef = 0; Ints triggering; Ints faces; Ints kept; Int passes = 0; string result;
-    bool last_pef_rule = false; optional<Int> contact_face; Int enemies = 0;
-    bool next_keep_lowest_two = false;
-    NQ_EVENT(PefResolved) {
-        NQ_REQ(pef) NQ_REQ(triggering) NQ_REQ(faces) NQ_REQ(kept) NQ_REQ(passes) NQ_REQ(result)
-        NQ_REQ(last_pef_rule) NQ_REQ(contact_face) NQ_REQ(enemies) NQ_REQ(next_keep_lowest_two)
-    }
-};
-// np_events.ArrivingMech: one mech entering play (a record inside MechsArrived, not an event).
-struct ArrivingMech {
-    Int id = 0; MechDesign design; Pilot pilot; Point pos; double heading = 0.0;
-    optional<Rank> rank; optional<Int> block; Ints pilot_faces;
-    NQ_EVENT(ArrivingMech) {
-        NQ_REQ(id) NQ_REQ(design) NQ_REQ(pilot) NQ_REQ(pos) NQ_REQ(heading) NQ_REQ(rank)
-        NQ_OPT(block) NQ_OPT(pilot_faces)
-    }
-};
-struct MechsArrived {
-    Side side{}; Int team = 0; string reason; vector<ArrivingMech> mechs; Ints class_faces;
-    vector<Ints> class_dice;
-    NQ_EVENT(MechsArrived) {
-        NQ_REQ(side) NQ_REQ(team) NQ_REQ(reason) NQ_REQ(mechs) NQ_OPT(class_faces) NQ_OPT(class_dice)
-    }
-};
-struct NpGroupSet {
-    Int team = 0; Json state = Json::object({}); string reason;  // state: dict[str, Any]
-    NQ_EVENT(NpGroupSet) { NQ_REQ(team) NQ_REQ(state) NQ_REQ(reason) }
-};
-struct NpTableRolled {
-    string table; optional<Int> team; Ints faces; optional<Int> passes; string result;
-    optional<Int> group_leader; optional<Int> target;
-    NQ_EVENT(NpTableRolled) {
-        NQ_REQ(table) NQ_REQ(team) NQ_REQ(faces) NQ_REQ(passes) NQ_REQ(result) NQ_OPT(group_leader)
-        NQ_OPT(target)
-    }
-};
-struct ReinforcementChecked {
-    Side side{}; Ints faces; Int passes = 0; Ints table_faces; optional<Int> score; string unit;
-    Int mechs = 0;
-    NQ_EVENT(ReinforcementChecked) {
-        NQ_REQ(side) NQ_REQ(faces) NQ_REQ(passes) NQ_REQ(table_faces) NQ_REQ(score) NQ_REQ(unit)
-        NQ_REQ(mechs)
-    }
-};
-struct WeatherChanged {
-    Ints faces; Json weather = Json::object({}); bool night = false; bool inclement = false;
-    NQ_EVENT(WeatherChanged) { NQ_REQ(faces) NQ_REQ(weather) NQ_REQ(night) NQ_REQ(inclement) }
-};
-struct MechWithdrew {
-    Int mech = 0; string edge;
-    NQ_EVENT(MechWithdrew) { NQ_REQ(mech) NQ_REQ(edge) }
-};
-struct MissionEnded {
-    string status; string reason; Int turn = 0;
-    NQ_EVENT(MissionEnded) { NQ_REQ(status) NQ_REQ(reason) NQ_REQ(turn) }
-};
-
-// -- forces/setup_events.py (§9, §10.8.1) ------------------------------------------------------
-struct FreeCompanyRaces {
-    optional<Side> side; Int race_face = 0; Int mixing_face = 0; optional<Int> count_face;
-    Ints extra_faces; vector<Race> races; Ints members;
-    NQ_EVENT(FreeCompanyRaces) {
-        NQ_REQ(side) NQ_REQ(race_face) NQ_REQ(mixing_face) NQ_REQ(count_face) NQ_REQ(extra_faces)
-        NQ_REQ(races) NQ_REQ(members)
-    }
-};
-struct PilotCreated {
-    optional<Int> mech; string name; Faction faction{}; bool star = false; Race race{};
-    Ints race_faces; Int rep = 0; optional<Int> rep_face; vector<Pair> attribute_faces;
-    vector<Attribute> rolled; vector<std::array<string, 2>> picks; vector<Attribute> attributes;
-    NQ_EVENT(PilotCreated) {
-        NQ_REQ(mech) NQ_REQ(name) NQ_REQ(faction) NQ_REQ(star) NQ_REQ(race) NQ_REQ(race_faces)
-        NQ_REQ(rep) NQ_REQ(rep_face) NQ_REQ(attribute_faces) NQ_REQ(rolled) NQ_REQ(picks)
-        NQ_REQ(attributes)
-    }
-};
 
 // -- battle/events.py (§14-§19) ----------------------------------------------------------------
 struct TurnStarted {
@@ -370,10 +269,6 @@ struct BattleEnded {
     NQ_EVENT(BattleEnded) { NQ_REQ(winner) NQ_REQ(reason) NQ_REQ(turn) }
 };
 
-#undef NQ_EVENT
-#undef NQ_REQ
-#undef NQ_OPT
-
 // Every class of NO_QUARTER_EVENTS, in the registry's list order (NP, set-up, battle).
 using Event = std::variant<
     PefPlaced, PefMoved, PefResolved, MechsArrived, NpGroupSet, NpTableRolled,
@@ -421,15 +316,10 @@ void apply(Battle& battle, const BattleEnded& e);
 void apply(Battle& battle, const DuckedBack& e);
 void apply(Battle& battle, const TeamJoined& e);
 void apply(Battle& battle, const MechSplitOff& e);
-void apply(Battle& battle, const PefPlaced& e);
-void apply(Battle& battle, const PefMoved& e);
-void apply(Battle& battle, const PefResolved& e);
-void apply(Battle& battle, const MechsArrived& e);
-void apply(Battle& battle, const NpGroupSet& e);
-void apply(Battle& battle, const WeatherChanged& e);
-void apply(Battle& battle, const MissionEnded& e);
-// The classes without a branch or hook: the battle is unchanged.
+// The classes without a branch or hook: the battle is unchanged (events only: a struct that
+// is no event does not compile here).
 template <class E>
+    requires requires { E::kType; }
 void apply(Battle&, const E&) {}
 
 // Mech.lost (state.py): destroyed, inoperable, Cheated Death or given Leave the Battlefield.

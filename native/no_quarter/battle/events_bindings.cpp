@@ -10,10 +10,13 @@
 
 #include <cmath>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "../../errors.hpp"
 #include "../../pyvalues.hpp"
 #include "events.hpp"
+#include "events_fields.hpp"
 
 namespace nb = nanobind;
 using namespace nanobind::literals;
@@ -117,6 +120,111 @@ PyObject* to_python(const Json& j) {
     return Py_NewRef(Py_None);
 }
 
+// The path a document's values are named by before it is read: its class name, as
+// from_jsonable(cls, fields, where=name) writes them (MechMoved.heading), else "event".
+std::string root_of(PyObject* o) {
+    if (!PyDict_Check(o)) return "event";
+    PyObject* type = nullptr;  // walked, not looked up: a key's own __eq__ never runs
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(o, &pos, &k, &v)) {
+        if (PyUnicode_CheckExact(k) && PyUnicode_CompareWithASCIIString(k, "type") == 0) type = v;
+    }
+    if (type == nullptr || !PyUnicode_CheckExact(type)) return "event";
+    const char* text = PyUnicode_AsUTF8(type);
+    if (text == nullptr) {
+        PyErr_Clear();
+        return "event";
+    }
+    return std::string(text).substr(0, 80);
+}
+
+// -- Event.to_dict() built straight into Python objects (interned keys and enum values) -------
+// The field names are string literals: one interned str each, made on first use, kept forever.
+PyObject* key_of(const char* name) {
+    static std::unordered_map<const char*, PyObject*> keys;
+    auto [it, fresh] = keys.try_emplace(name, nullptr);
+    if (fresh) it->second = checked(PyUnicode_InternFromString(name));
+    return it->second;  // borrowed
+}
+
+template <class E>
+PyObject* enum_value(E e) {
+    static const std::vector<PyObject*> values = [] {
+        std::vector<PyObject*> out;
+        for (std::string_view v : detail::vocab_of(E{}).values) {
+            out.push_back(checked(PyUnicode_InternFromString(std::string(v).c_str())));
+        }
+        return out;
+    }();
+    return Py_NewRef(values[static_cast<std::size_t>(e)]);
+}
+
+template <class T>
+PyObject* py(const T& v);
+
+template <class Items>
+PyObject* py_list(const Items& items) {
+    nb::object out = nb::steal(checked(PyList_New(static_cast<Py_ssize_t>(items.size()))));
+    Py_ssize_t i = 0;
+    for (const auto& item : items) {
+        if constexpr (std::is_same_v<Items, Flags>) PyList_SET_ITEM(out.ptr(), i++, Py_NewRef(item ? Py_True : Py_False));
+        else PyList_SET_ITEM(out.ptr(), i++, py(item));
+    }
+    return out.release().ptr();
+}
+
+template <class T>
+PyObject* py_fields(const T& record, PyObject* type) {  // type: the "type" value, or null
+    nb::object out = nb::steal(checked(PyDict_New()));
+    auto set = [&](PyObject* k, PyObject* value) {
+        nb::object owned = nb::steal(value);
+        if (PyDict_SetItem(out.ptr(), k, owned.ptr()) < 0) throw nb::python_error();
+    };
+    if (type) set(key_of("type"), type);
+    detail::Fields<T>::each(record, [&](const char* name, const auto& value, bool) { set(key_of(name), py(value)); });
+    return out.release().ptr();
+}
+
+template <class T>
+PyObject* py(const T& v) {  // a new reference, as to_jsonable writes the value
+    if constexpr (std::is_same_v<T, bool>) {
+        return Py_NewRef(v ? Py_True : Py_False);
+    } else if constexpr (std::is_same_v<T, Int>) {
+        return checked(PyLong_FromLongLong(v));
+    } else if constexpr (std::is_same_v<T, double>) {
+        return checked(PyFloat_FromDouble(v));
+    } else if constexpr (std::is_same_v<T, std::string>) {
+        return checked(PyUnicode_DecodeUTF8(v.data(), static_cast<Py_ssize_t>(v.size()), "strict"));
+    } else if constexpr (std::is_same_v<T, Json>) {
+        return to_python(v);
+    } else if constexpr (std::is_same_v<T, Point>) {
+        nb::object out = nb::steal(checked(PyList_New(2)));
+        PyList_SET_ITEM(out.ptr(), 0, checked(PyFloat_FromDouble(v.x)));
+        PyList_SET_ITEM(out.ptr(), 1, checked(PyFloat_FromDouble(v.y)));
+        return out.release().ptr();
+    } else if constexpr (std::is_enum_v<T>) {
+        return enum_value(v);
+    } else if constexpr (detail::is_optional<T>::value) {
+        return v ? py(*v) : Py_NewRef(Py_None);
+    } else if constexpr (detail::is_vector<T>::value || detail::is_array<T>::value) {
+        return py_list(v);
+    } else {
+        return py_fields(v, nullptr);
+    }
+}
+
+// Event.to_dict(): {"type": <class name>, ...fields}.
+PyObject* event_dict(const Event& event) {
+    return std::visit(
+        [](const auto& e) {
+            using E = std::remove_cvref_t<decltype(e)>;
+            static PyObject* const type = checked(PyUnicode_InternFromString(std::string(E::kType).c_str()));
+            return py_fields(e, Py_NewRef(type));
+        },
+        event);
+}
+
 template <class V>
 nb::tuple values_of(const V& vocab) {
     nb::list out;
@@ -130,11 +238,13 @@ void bind_events(nb::module_& g) {
     nb::module_ m = g.def_submodule("events", "Mirrors of wargym.rules.no_quarter.battle.events (NO_QUARTER_EVENTS).");
     nb::class_<Event>(m, "Event", "A No Quarter event (one class of NO_QUARTER_EVENTS) as a native struct.")
         .def_static("from_dict",
-                    [](nb::handle data) { return from_json(from_python(data.ptr(), "event", kMaxDepth)); },
+                    [](nb::handle data) { return from_json(from_python(data.ptr(), root_of(data.ptr()), kMaxDepth)); },
                     "data"_a.none(),
                     "The event of an Event.to_dict() document; NativeStateError names a bad field.")
-        .def("to_dict", [](const Event& e) { return nb::steal(to_python(to_json(e))); },
+        .def("to_dict", [](const Event& e) { return nb::steal(event_dict(e)); },
              "The event as Event.to_dict() writes it: {'type': <class name>, ...fields}.")
+        .def("_via_json", [](const Event& e) { return nb::steal(to_python(to_json(e))); },
+             "to_dict() through the C++ Json writer (to_json) that native logs use, for tests.")
         .def_prop_ro("type", [](const Event& e) { return std::string(type_name(e)); })
         .def("__repr__", [](const Event& e) { return "<native " + std::string(type_name(e)) + ">"; });
     m.def("apply",
