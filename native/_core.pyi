@@ -36,7 +36,7 @@ class ScriptedDice:
     def used(self) -> list[int]: ...
 
 class NumpyGenerator:
-    """numpy's PCG64 Generator (integers, random, uniform), bit for bit (native/numpy_random.hpp)."""
+    """numpy's PCG64 Generator (integers, random, uniform), bit for bit (numpy_random.hpp)."""
 
     def __init__(self, state: dict[str, Any]) -> None: ...
     @property
