@@ -1,0 +1,77 @@
+"""The lockstep harness (tests/native/lockstep.py) agrees with itself and catches differences."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+import lockstep  # noqa: E402
+from lockstep import REFERENCE, GameSpec, first_difference, run, specs  # noqa: E402
+
+
+def test_the_reference_agrees_with_itself_over_every_set_up_kind() -> None:
+    report = run((shortened(s) for s in specs(6, first_seed=40)), REFERENCE)
+    assert report.games == 6 and not report.differences, [str(d) for d in report.differences]
+    assert report.decisions > 6 * 5
+
+
+def shortened(spec: GameSpec) -> GameSpec:
+    return GameSpec(spec.seed, spec.per_side, spec.stars, spec.variant, max_decisions=60)
+
+
+class _Mutant:
+    """The reference with one planted fault from decision ``at`` on."""
+
+    name = "mutant"
+
+    def __init__(self, fault: str, at: int = 3) -> None:
+        self.fault, self.at, self.decisions = fault, at, 0
+
+    def load(self, document: dict[str, Any]) -> Any:
+        return REFERENCE.load(document)
+
+    def legal(self, battle: Any) -> list[dict[str, Any]]:
+        options = REFERENCE.legal(battle)
+        if self.fault == "options" and self.decisions >= self.at and len(options) > 1:
+            return options[::-1]
+        return options
+
+    def play(
+        self, battle: Any, action: dict[str, Any], faces: Sequence[int]
+    ) -> tuple[list[Any], int]:
+        events, consumed = REFERENCE.play(battle, action, faces)
+        self.decisions += 1
+        if self.fault == "faces" and self.decisions > self.at:
+            consumed += 1
+        if self.fault == "events" and self.decisions > self.at and events:
+            events = events[:-1]
+        if self.fault == "state" and self.decisions > self.at:
+            battle.turn += 1
+        return events, consumed
+
+    def dump(self, battle: Any) -> dict[str, Any]:
+        return REFERENCE.dump(battle)
+
+
+def test_each_kind_of_difference_is_reported_with_seed_and_decision() -> None:
+    spec = GameSpec(seed=7, per_side=3, stars=1, variant=0, max_decisions=80)
+    expected = {
+        "options": "legal option",
+        "faces": "faces consumed",
+        "events": "event",
+        "state": "the state differs in ['turn']",
+    }
+    for fault, words in expected.items():
+        difference, decisions = first_difference(spec, _Mutant(fault))
+        assert difference is not None, fault
+        assert difference.seed == 7 and difference.decision >= 3, (fault, difference)
+        assert difference.what.startswith(words), (fault, difference.what)
+        assert "seed 7, decision" in str(difference)
+
+
+def test_the_cli_refuses_an_unknown_engine(capsys: Any) -> None:
+    assert lockstep.main(["--games", "1", "--engine", "nope"]) == 2
+    assert "--engine: unknown 'nope'" in capsys.readouterr().err
