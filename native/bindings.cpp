@@ -29,6 +29,7 @@
 namespace nb = nanobind;
 // no_quarter/battle/actions_bindings.hpp (not included: its vocab Side clashes with sight.hpp's)
 namespace wargym::no_quarter { void bind_actions(nanobind::module_& g); }
+namespace wargym::no_quarter { void bind_game(nanobind::module_& g); }  // battle/game_bindings.cpp
 using namespace nb::literals;
 
 #ifdef WARGYM_FUZZ
@@ -568,4 +569,5 @@ NB_MODULE(_core, m) {
     nq::bind_encoding(g);  // envs/no_quarter/encoding.py (native/no_quarter/envs/encoding.hpp)
     nq::bind_movement(g);
     nq::bind_flow(g);  // typed frames and the flow skeleton (battle/flow_bindings.cpp)
+    nq::bind_game(g);  // the game API: turn/phase/group handlers (battle/game_bindings.cpp)
 }

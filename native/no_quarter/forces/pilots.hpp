@@ -13,7 +13,7 @@
 
 namespace wargym::no_quarter {
 
-inline constexpr std::size_t kAttributes = kAttribute.size;
+// kAttributes (len(Attribute)) is vocab.hpp's.
 
 // records.ActivationRules' attribute modifiers, by Attribute (vocab order).
 struct ActivationTables {

@@ -1,0 +1,185 @@
+"""The native TURN, PHASE and GROUP handlers agree with the reference, unit by unit.
+
+Every recorded ``turn``, ``phase``, ``group`` and ``eliminated`` unit (tests/native/_units.py)
+of skirmishes over every BattleOptions choice runs natively from its ``before`` document with
+its d6 faces: the events, the document after and the faces consumed must be the reference's.
+The legal options at every activate_group / choose_mech / lead_teams / split_group decision of
+those games must be the reference's, in order. A Leaving mech able to move
+(consequences.leave_move) is not ported: such a phase start must raise NativeNotPortedError.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from wargym.native import _core
+from wargym.native.errors import NativeNotPortedError
+from wargym.native.no_quarter import battle_from_dict
+from wargym.native.no_quarter.game import core, game_tables, legal_actions
+from wargym.rules.dice import RandomDice
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import DecisionKind, action_from_dict, action_to_dict
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces import vocab
+from wargym.rules.no_quarter.forces.setup import new_skirmish
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _units import Game, Unit, check_unit, option_variants, record_units  # noqa: E402
+
+KINDS = {"turn", "phase", "group", "eliminated"}
+DECISIONS = {
+    DecisionKind.ACTIVATE_GROUP, DecisionKind.CHOOSE_MECH, DecisionKind.LEAD_TEAMS,
+    DecisionKind.SPLIT_GROUP,
+}  # fmt: skip
+
+
+def _games(seed: int, decisions: int) -> list[Game]:
+    """One skirmish per option variant (and a few more sizes): 2-5 mechs a side, stars."""
+    variants, factions = option_variants(), list(vocab.Faction)
+    out = []
+    for g, options in enumerate([*variants, *variants[:6]]):
+        per_side = 2 + g % 4
+        rng = np.random.default_rng(seed + g)
+        dice = RandomDice.from_seed(seed + g)
+        battle = new_skirmish(
+            rng, dice, blue=factions[g % len(factions)], red=factions[(g * 5 + 1) % len(factions)],
+            mechs_per_side=per_side, stars=g % (per_side + 1), options=options,
+        )  # fmt: skip
+        out.append(Game(f"skirmish {g} (seed {seed + g})", battle, dice, rng, decisions))
+    return out
+
+
+_TABLES: dict[str, Any] = {}
+
+
+def _tables(unit: Unit) -> Any:
+    key = unit.label.split(" decision")[0]
+    if key not in _TABLES:
+        _TABLES[key] = game_tables(Battle.from_dict(unit.before, check=False))
+    return _TABLES[key]
+
+
+def _leaving_mover(unit: Unit) -> bool:
+    """A phase start whose side has a Leaving mech able to move (consequences.leave_move)."""
+    if unit.kind != "phase" or unit.before["frames"][-1]["stage"] != "start":
+        return False
+    frame = unit.before["frames"][-1]
+    return any(
+        m["side"] == frame["side"] and m["removed"] is None and m["speed"] > 0
+        and m["status"] == vocab.Status.LEAVE_BATTLEFIELD.value
+        for m in unit.before["mechs"].values()
+    )  # fmt: skip
+
+
+def run_native(unit: Unit) -> tuple[dict[str, Any], list[dict[str, Any]], int, Any]:
+    battle = battle_from_dict(unit.before, check=False)
+    dice = _core.ScriptedDice(list(unit.faces))
+    result = None
+    if unit.kind == "eliminated":
+        result, events = core.eliminated(battle, _tables(unit), dice, True)
+    else:
+        action = None if unit.action is None else action_from_dict(unit.action)
+        events = core.act(battle, _tables(unit), action, dice, True)
+    return battle.to_dict(), [e.to_dict() for e in events], len(dice.used), result
+
+
+@pytest.fixture(scope="module")
+def units() -> dict[str, list[Unit]]:
+    return record_units(_games(seed=40, decisions=25), kinds=KINDS, per_kind=100_000)
+
+
+def test_every_turn_phase_group_unit_agrees(units: dict[str, list[Unit]]) -> None:
+    checked: dict[str, int] = {}
+    stages, actions, leaving = set(), set(), 0
+    for kind in sorted(KINDS):
+        for unit in units[kind]:
+            if _leaving_mover(unit):
+                with pytest.raises(NativeNotPortedError, match="leave_move"):
+                    run_native(unit)
+                leaving += 1
+                continue
+            assert check_unit(unit, run_native) is None
+            checked[kind] = checked.get(kind, 0) + 1
+            frame = unit.before["frames"][-1] if unit.before["frames"] else {}
+            if kind == "phase":
+                stages.add(frame["stage"])
+            if unit.action is not None:
+                actions.add(unit.action["type"])
+    assert set(checked) == KINDS, checked
+    assert stages == {"start", "lead", "split", "choose"}, stages
+    assert {"ActivateGroup", "SkipGroup", "ChooseMech", "LeadTeam", "LeadDone", "SplitOff",
+            "KeepGroups"} <= actions, actions  # fmt: skip
+
+
+def test_every_option_variant_is_played(units: dict[str, list[Unit]]) -> None:
+    seen = {
+        (u.before["options"]["command_groups"], u.before["options"]["group_splits"])
+        for u in units["phase"]
+    }
+    assert {("choose", "choose"), ("teams", "choose"), ("command_radius", "choose"),
+            ("choose", "off")} <= seen, seen  # fmt: skip
+
+
+def test_legal_options_agree_at_every_turn_decision() -> None:
+    counts: dict[DecisionKind, int] = {}
+    for g in _games(seed=70, decisions=25):
+        battle, tables = g.battle, None
+        for _ in range(g.max_decisions):
+            if battle.over:
+                break
+            legal = game.legal_actions(battle)
+            decision = battle.decision
+            assert decision is not None
+            if battle.frames[-1]["kind"] in ("phase", "group"):
+                tables = tables or game_tables(battle)
+                native = legal_actions(battle_from_dict(battle.to_dict()), tables)
+                assert [action_to_dict(a) for a in native] == [action_to_dict(a) for a in legal]
+                assert decision.kind in DECISIONS
+                counts[decision.kind] = counts.get(decision.kind, 0) + 1
+            game.play(battle, legal[int(g.rng.integers(len(legal)))], g.dice)
+    assert set(counts) == DECISIONS, counts
+
+
+def test_a_wrong_native_unit_is_caught(units: dict[str, list[Unit]]) -> None:
+    unit = next(u for u in units["turn"] if u.faces)
+
+    def wrong_face(u: Unit) -> tuple[dict[str, Any], list[dict[str, Any]], int, Any]:
+        faces = [7 - f for f in u.faces]  # other dice: other activation
+        return run_native(dataclasses.replace(u, faces=tuple(faces)))
+
+    assert check_unit(unit, wrong_face) is not None
+
+
+def test_an_edited_activation_table_changes_both_engines() -> None:
+    from wargym.rules.no_quarter.battle import flow_turn
+    from wargym.rules.no_quarter.forces.data import load_rules
+
+    rules = load_rules()
+    found = 0
+    for g in _games(seed=90, decisions=30)[:6]:
+        battle = g.battle
+        for _ in range(g.max_decisions):
+            if battle.over:
+                break
+            legal = game.legal_actions(battle)
+            assert battle.decision is not None
+            if battle.decision.kind is DecisionKind.ACTIVATE_GROUP:
+                for bonus in (-3, 3):
+                    edited = dataclasses.replace(
+                        rules, activation=dataclasses.replace(
+                            rules.activation,
+                            attribute_rep={a: bonus for a in vocab.Attribute}),
+                    )  # fmt: skip
+                    mine = legal_actions(battle_from_dict(battle.to_dict()), game_tables(battle, edited))
+                    ref = flow_turn.phase_options(battle, edited, battle.frames[-1])
+                    assert mine == ref
+                found += 1
+            game.play(battle, legal[int(g.rng.integers(len(legal)))], g.dice)
+    assert found
+
