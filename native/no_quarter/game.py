@@ -49,9 +49,12 @@ def game_tables(battle: Battle, rules: NoQuarterRules | None = None) -> Any:
     return core.GameTables(tables, move_terrain(battle.battlefield))
 
 
-def native_game(battle: Battle) -> tuple[NativeBattle, Any]:
-    """The native twin of a reference battle and its :func:`game_tables`."""
-    return battle_from_dict(battle.to_dict()), game_tables(battle)
+def native_game(battle: Battle, *, check: bool = True) -> tuple[NativeBattle, Any]:
+    """The native twin of a reference battle and its :func:`game_tables`.
+
+    ``check`` False: a mid-run document (no decision pending yet), as ``battle_from_dict``.
+    """
+    return battle_from_dict(battle.to_dict(), check=check), game_tables(battle)
 
 
 def _events(native: Any) -> list[Event]:

@@ -91,7 +91,7 @@ def run_native(unit: Unit) -> tuple[dict[str, Any], list[dict[str, Any]], int, A
 
 @pytest.fixture(scope="module")
 def units() -> dict[str, list[Unit]]:
-    return record_units(_games(seed=40, decisions=25), kinds=KINDS, per_kind=100_000)
+    return record_units(_games(seed=40, decisions=14), kinds=KINDS, per_kind=100_000)
 
 
 def test_every_turn_phase_group_unit_agrees(units: dict[str, list[Unit]]) -> None:
@@ -156,12 +156,14 @@ def test_a_wrong_native_unit_is_caught(units: dict[str, list[Unit]]) -> None:
     assert check_unit(unit, wrong_face) is not None
 
 
-def test_an_edited_activation_table_changes_both_engines() -> None:
+def test_an_edited_activation_table_changes_both_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """activation.yaml's modifiers reach both engines (the reference's _activation_rep reads
+    ``load_rules()``, the default rule set, whatever the battle's rules: patched here)."""
     from wargym.rules.no_quarter.battle import flow_turn
-    from wargym.rules.no_quarter.forces.data import load_rules
+    from wargym.rules.no_quarter.forces import data
 
-    rules = load_rules()
-    found = 0
+    rules = data.load_rules()
+    changed = 0
     for g in _games(seed=90, decisions=30)[:6]:
         battle = g.battle
         for _ in range(g.max_decisions):
@@ -176,10 +178,41 @@ def test_an_edited_activation_table_changes_both_engines() -> None:
                             rules.activation,
                             attribute_rep={a: bonus for a in vocab.Attribute}),
                     )  # fmt: skip
-                    mine = legal_actions(battle_from_dict(battle.to_dict()), game_tables(battle, edited))
-                    ref = flow_turn.phase_options(battle, edited, battle.frames[-1])
-                    assert mine == ref
-                found += 1
+                    with monkeypatch.context() as patch:
+                        patch.setattr(data, "load_rules", lambda *a, **k: edited)
+                        ref = flow_turn.phase_options(battle, edited, battle.frames[-1])
+                    tables = game_tables(battle, edited)
+                    assert legal_actions(battle_from_dict(battle.to_dict()), tables) == ref
+                    changed += ref != legal
             game.play(battle, legal[int(g.rng.integers(len(legal)))], g.dice)
-    assert found
+    assert changed
 
+
+def _replay_in_reference(unit: Unit) -> tuple[dict[str, Any], list[dict[str, Any]], int, Any]:
+    from wargym.rules.dice import ScriptedDice
+    from wargym.rules.no_quarter.battle.flow import Ctx
+
+    battle = Battle.from_dict(unit.before, check=False)
+    dice = ScriptedDice(list(unit.faces))
+    ctx = Ctx(battle, dice, game.rules_of(battle))
+    game._act(ctx, battle.frames[-1], None)
+    return battle.to_dict(), [e.to_dict() for e in ctx.log], len(dice.used), None
+
+
+def test_a_leaving_mech_at_a_phase_start(units: dict[str, list[Unit]]) -> None:
+    """A Leaving mech stands up first (D25); its move (consequences.leave_move) is NotPorted."""
+    unit = next(u for u in units["phase"] if u.before["frames"][-1]["stage"] == "start")
+    side = unit.before["frames"][-1]["side"]
+    mech = next(k for k, m in unit.before["mechs"].items() if m["side"] == side)
+    before = {**unit.before, "mechs": dict(unit.before["mechs"])}
+    before["mechs"][mech] = {**before["mechs"][mech], "status": "leave_battlefield", "prone": True}
+    moving = dataclasses.replace(unit, before=before)
+    assert _leaving_mover(moving)
+    with pytest.raises(NativeNotPortedError, match="leave_move"):
+        run_native(moving)
+    still = {**before, "mechs": dict(before["mechs"])}
+    still["mechs"][mech] = {**still["mechs"][mech], "speed": 0}  # cannot move: it only stands
+    after, events, used, _ = _replay_in_reference(dataclasses.replace(unit, before=still))
+    standing = Unit(unit.label, "phase", None, still, unit.faces, tuple(events), after)
+    assert any(e["type"] == "StoodUp" for e in events)
+    assert check_unit(standing, run_native) is None
