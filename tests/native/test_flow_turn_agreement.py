@@ -179,7 +179,7 @@ def test_an_edited_activation_table_changes_both_engines(monkeypatch: pytest.Mon
                             attribute_rep={a: bonus for a in vocab.Attribute}),
                     )  # fmt: skip
                     with monkeypatch.context() as patch:
-                        patch.setattr(data, "load_rules", lambda *a, **k: edited)
+                        patch.setattr(data, "load_rules", lambda *a, edited=edited, **k: edited)
                         ref = flow_turn.phase_options(battle, edited, battle.frames[-1])
                     tables = game_tables(battle, edited)
                     assert legal_actions(battle_from_dict(battle.to_dict()), tables) == ref
