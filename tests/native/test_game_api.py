@@ -166,3 +166,21 @@ class ScriptedDiceLike:
 def test_game_tables_follow_the_battle() -> None:
     battle = _fresh(5)
     assert isinstance(game_tables(battle), core.GameTables)
+
+
+def test_a_mission_turn_is_not_ported_yet() -> None:
+    """What a mission adds to the turn (mission_play, np_flow) raises the typed error."""
+    from wargym.rules.no_quarter.mission.mission_play import new_mission
+
+    mission = new_mission(
+        "patrol_star_army_vs_hishen", np.random.default_rng(0), RandomDice.from_seed(0)
+    )
+    doc = mission.to_dict()
+    between = Battle.from_dict({**doc, "frames": [{"kind": "turn"}], "decision": None}, check=False)
+    native, tables = native_game(between, check=False)
+    before = native.to_dict()
+    with pytest.raises(NativeNotPortedError, match="mission_play"):
+        core.act(native, tables, None, _core.ScriptedDice([3, 4]))
+    with pytest.raises(NativeNotPortedError):
+        advance(native, tables, _core.ScriptedDice([3, 4]))
+    assert native.to_dict() == before
