@@ -28,6 +28,7 @@ from wargym.rules.no_quarter.battle.actions import DecisionKind, action_from_dic
 from wargym.rules.no_quarter.battle.state import Battle
 from wargym.rules.no_quarter.forces import vocab
 from wargym.rules.no_quarter.forces.setup import new_skirmish
+from wargym.rules.no_quarter.forces.vocab import Side
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _units import Game, Unit, check_unit, option_variants, record_units  # noqa: E402
@@ -216,3 +217,45 @@ def test_a_leaving_mech_at_a_phase_start(units: dict[str, list[Unit]]) -> None:
     standing = Unit(unit.label, "phase", None, still, unit.faces, tuple(events), after)
     assert any(e["type"] == "StoodUp" for e in events)
     assert check_unit(standing, run_native) is None
+
+
+def _engaged_positions(
+    doc: dict[str, Any], ready: list[int], enemy: int, spread: int
+) -> dict[str, Any]:
+    """The document with ``ready`` mechs around ``enemy`` in base contact (they share a foe)."""
+    mechs = {k: dict(m) for k, m in doc["mechs"].items()}
+    radius = doc["options"]["base_radius"]
+    ex, ey = 18.0, 18.0
+    mechs[str(enemy)]["pos"] = [ex, ey]
+    offsets = [(2 * radius, 0.0), (-2 * radius, 0.0), (0.0, 2 * radius), (0.0, -2 * radius)]
+    for i, mech in enumerate(ready[: 1 + spread]):
+        dx, dy = offsets[i % 4]
+        mechs[str(mech)]["pos"] = [ex + dx, ey + dy]
+    return {**doc, "mechs": mechs}
+
+
+def test_group_options_agree_when_mechs_share_an_enemy() -> None:
+    """§18.3.4: of mechs engaged with one enemy the bigger attacks first; Stars choose."""
+    checked = restricted = 0
+    for g in _games(seed=120, decisions=20)[:16]:
+        battle = g.battle
+        for _ in range(g.max_decisions):
+            if battle.over:
+                break
+            legal = game.legal_actions(battle)
+            frame = battle.frames[-1]
+            if frame["kind"] == "group" and len(legal) >= 2:
+                ready = [a.mech for a in legal]  # type: ignore[attr-defined]
+                enemy = next(m.id for m in battle.mechs_of(Side(frame["side"]).other))
+                for spread in (1, 2, 3):
+                    doc = _engaged_positions(battle.to_dict(), ready, enemy, spread)
+                    ref_battle = Battle.from_dict(doc, check=False)
+                    ref = game.legal_actions(ref_battle)
+                    mine = legal_actions(
+                        battle_from_dict(doc, check=False), game_tables(ref_battle)
+                    )
+                    assert mine == ref
+                    checked += 1
+                    restricted += len(ref) < len(ready)
+            game.play(battle, legal[int(g.rng.integers(len(legal)))], g.dice)
+    assert checked and restricted, (checked, restricted)

@@ -22,6 +22,7 @@ from wargym.native.no_quarter.game import (
     native_game,
     play,
 )
+from wargym.native.no_quarter.perception import rules_for
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import IllegalActionError, RulesError
 from wargym.rules.no_quarter.battle import game
@@ -137,6 +138,7 @@ def test_bad_input_raises_typed_errors() -> None:
         (lambda: core.advance(native, tables, dice, "yes"), "events"),
         (lambda: core.act(native, tables, 3, dice), "action"),
         (lambda: core.GameTables(tables, None), "rules"),
+        (lambda: core.GameTables(rules_for(battle.options.rules), tables), "terrain"),
         (lambda: core.eliminated(None, tables, dice), "battle"),
     ]
     for call, argument in cases:
