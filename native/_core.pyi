@@ -10,7 +10,7 @@ no_quarter: Any
 wargym.native.no_quarter's glue (``NativeBattle``, ``battle_from_dict``). Its submodule
 ``combat`` (the combat resolvers, ``CombatTables``) is typed through
 wargym.native.no_quarter.combat and .combat_tables. Its submodule ``game`` (``GameTables``,
-``legal_actions``, ``check_legal``, ``play``, ``advance``, ``act``, ``eliminated``) is typed
+``legal_actions``, ``check_legal``, ``play``, ``advance``, ``act``, ``eliminated``, ``distinct``) is typed
 through wargym.native.no_quarter.game."""
 
 fuzz: Any

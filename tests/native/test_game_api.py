@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from wargym.native import _core
-from wargym.native.errors import NativeNotPortedError, NativeTypeError
+from wargym.native.errors import NativeArgumentError, NativeNotPortedError, NativeTypeError
 from wargym.native.no_quarter import battle_from_dict
 from wargym.native.no_quarter.game import (
     advance,
@@ -31,6 +31,7 @@ from wargym.rules.no_quarter.battle.actions import (
     ChooseMech,
     DecisionKind,
     KeepGroups,
+    Move,
     Stay,
 )
 from wargym.rules.no_quarter.battle.state import Battle
@@ -186,3 +187,33 @@ def test_a_mission_turn_is_not_ported_yet() -> None:
     with pytest.raises(NativeNotPortedError):
         advance(native, tables, _core.ScriptedDice([3, 4]))
     assert native.to_dict() == before
+
+
+def test_distinct_is_the_references() -> None:
+    """game._distinct: repeats dropped, moves nearer than NEAR on both axes to a kept one of
+    the same (mech, reverse, jump) dropped, the first kept, other options by equality."""
+    rng = np.random.default_rng(8)
+    near, dropped = game.NEAR, 0
+    for _ in range(300):
+        options: list[object] = []
+        for _ in range(int(rng.integers(1, 40))):
+            kind = int(rng.integers(5))
+            if kind < 3:
+                base = (float(rng.integers(3)), float(rng.integers(3)))
+                jitter = rng.choice([0.0, near / 2, near * 0.999, near, near * 1.5], 2)
+                to = (base[0] + float(jitter[0]), base[1] - float(jitter[1]))
+                options.append(Move(int(rng.integers(1, 3)), to, bool(rng.integers(2)),
+                                    bool(rng.integers(2))))  # fmt: skip
+            elif kind == 3:
+                options.append(Stay(int(rng.integers(1, 3)), [None, 90.0][int(rng.integers(2))]))
+            else:
+                options.append(KeepGroups())
+        kept = game._distinct(options)  # type: ignore[arg-type]
+        assert core.distinct(options, near) == kept
+        dropped += len(kept) < len(set(options))  # a near move dropped, not only repeats
+    assert dropped > 50, dropped
+    for bad in (0.0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(NativeArgumentError):
+            core.distinct([KeepGroups()], bad)
+    with pytest.raises(NativeTypeError):
+        core.distinct([KeepGroups()], "x")

@@ -10,6 +10,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
+#include <cmath>
 #include <exception>
 #include <string>
 #include <vector>
@@ -149,6 +150,12 @@ void bind_game(nb::module_& parent) {
             return actions_to_py(legal_actions(ctx));
         });
     }, "battle"_a.none(), "tables"_a.none(), "game.legal_actions: the reference's Action objects.");
+    m.def("distinct", [](nb::handle options, nb::handle near) {
+        const std::vector<Action> all = actions_from_py(options, "options");
+        const double n = state_io::real(near, "near");
+        if (!(n > 0.0) || !std::isfinite(n)) throw ArgumentError("near", "near: expected a positive finite number");
+        return actions_to_py(distinct(all, n));
+    }, "options"_a.none(), "near"_a.none(), "game._distinct with NEAR = ``near``: the options kept, in order.");
     m.def("check_legal", [](nb::handle battle, nb::handle tables, nb::handle action) -> nb::object {
         return translated([&]() -> nb::object {
             Battle& b = battle_arg(battle);
