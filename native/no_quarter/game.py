@@ -44,6 +44,8 @@ def game_tables(battle: Battle, rules: NoQuarterRules | None = None) -> Any:
     """The native ``GameTables`` of a reference battle: its rules' tables and its terrain.
 
     ``rules``: these tables instead of those of the battle's options (to test a table edit).
+    The terrain is the battlefield's now: build the tables again once it changes (a building
+    destroyed, a mission's weather); the handlers ported so far change no battlefield.
     """
     tables = rules_for(battle.options.rules) if rules is None else group_rules(rules)
     return core.GameTables(tables, move_terrain(battle.battlefield))

@@ -11,6 +11,8 @@ those games must be the reference's, in order. A Leaving mech able to move
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _units import Game, Unit, check_unit, option_variants, record_units  # noqa: E402
 
 KINDS = {"turn", "phase", "group", "eliminated"}
+DECISIONS_PER_GAME = int(os.environ.get("WARGYM_FLOW_TURN_DECISIONS", "14"))
+"""Decisions played per skirmish (a longer sweep for the lead: WARGYM_FLOW_TURN_DECISIONS=200)."""
 DECISIONS = {
     DecisionKind.ACTIVATE_GROUP, DecisionKind.CHOOSE_MECH, DecisionKind.LEAD_TEAMS,
     DecisionKind.SPLIT_GROUP,
@@ -41,10 +45,10 @@ DECISIONS = {
 
 
 def _games(seed: int, decisions: int) -> list[Game]:
-    """One skirmish per option variant (and a few more sizes): 2-5 mechs a side, stars."""
+    """One skirmish per option variant: 2-5 mechs a side, stars, every faction."""
     variants, factions = option_variants(), list(vocab.Faction)
     out = []
-    for g, options in enumerate([*variants, *variants[:6]]):
+    for g, options in enumerate(variants):
         per_side = 2 + g % 4
         rng = np.random.default_rng(seed + g)
         dice = RandomDice.from_seed(seed + g)
@@ -60,7 +64,8 @@ _TABLES: dict[str, Any] = {}
 
 
 def _tables(unit: Unit) -> Any:
-    key = unit.label.split(" decision")[0]
+    """The unit's GameTables: its rules and its battlefield now (a destroyed building changes it)."""
+    key = json.dumps([unit.before["options"]["rules"], unit.before["battlefield"]], sort_keys=True)
     if key not in _TABLES:
         _TABLES[key] = game_tables(Battle.from_dict(unit.before, check=False))
     return _TABLES[key]
@@ -92,7 +97,7 @@ def run_native(unit: Unit) -> tuple[dict[str, Any], list[dict[str, Any]], int, A
 
 @pytest.fixture(scope="module")
 def units() -> dict[str, list[Unit]]:
-    return record_units(_games(seed=40, decisions=14), kinds=KINDS, per_kind=100_000)
+    return record_units(_games(seed=40, decisions=DECISIONS_PER_GAME), kinds=KINDS, per_kind=100_000)
 
 
 def test_every_turn_phase_group_unit_agrees(units: dict[str, list[Unit]]) -> None:
@@ -129,7 +134,7 @@ def test_every_option_variant_is_played(units: dict[str, list[Unit]]) -> None:
 
 def test_legal_options_agree_at_every_turn_decision() -> None:
     counts: dict[DecisionKind, int] = {}
-    for g in _games(seed=70, decisions=25):
+    for g in _games(seed=70, decisions=max(25, DECISIONS_PER_GAME)):
         battle, tables = g.battle, None
         for _ in range(g.max_decisions):
             if battle.over:
