@@ -64,7 +64,7 @@ _TABLES: dict[str, Any] = {}
 
 
 def _tables(unit: Unit) -> Any:
-    """The unit's GameTables: its rules and its battlefield now (a destroyed building changes it)."""
+    """The unit's GameTables: its rules and battlefield now (a building destroyed changes it)."""
     key = json.dumps([unit.before["options"]["rules"], unit.before["battlefield"]], sort_keys=True)
     if key not in _TABLES:
         _TABLES[key] = game_tables(Battle.from_dict(unit.before, check=False))
@@ -97,7 +97,8 @@ def run_native(unit: Unit) -> tuple[dict[str, Any], list[dict[str, Any]], int, A
 
 @pytest.fixture(scope="module")
 def units() -> dict[str, list[Unit]]:
-    return record_units(_games(seed=40, decisions=DECISIONS_PER_GAME), kinds=KINDS, per_kind=100_000)
+    games = _games(seed=40, decisions=DECISIONS_PER_GAME)
+    return record_units(games, kinds=KINDS, per_kind=100_000)
 
 
 def test_every_turn_phase_group_unit_agrees(units: dict[str, list[Unit]]) -> None:
