@@ -31,3 +31,11 @@ class NativeStateError(InvalidBattleError, ValueError):
     code that catches the reference's ``Battle.from_dict`` errors catches it too; ``path``
     names the field (``battle.mechs.0.pos[1]``) and ``reason`` says why.
     """
+
+
+class NativeNotPortedError(RulesError, NotImplementedError):
+    """The native core reached a procedure of the reference it does not have yet.
+
+    The message names the Python function (``flow_mech.MECH (mech_step, mech_act)``, ...); the
+    battle the call was given is left unchanged.
+    """

@@ -162,8 +162,9 @@ void act(Ctx& ctx, FrameRef frame, const Action* action) {
     if (action && ctx.battle.frames[frame.index].kind() == FrameKind::pause) {
         throw NotPorted("not ported to the native core yet: luck.resume");
     }
-    // luck.run_unit: bare unless a pilot may choose inside a roll
-    if (ctx.guarded || !watching(ctx.battle)) {
+    // luck.run_unit: bare unless a pilot may choose inside a roll (or no such roll can come)
+    const auto kind = static_cast<std::size_t>(ctx.battle.frames[frame.index].kind());
+    if (ctx.guarded || procedures(ctx).handlers[kind].luck_free || !watching(ctx.battle)) {
         unit(ctx, action);
         return;
     }

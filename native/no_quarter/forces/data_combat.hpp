@@ -28,7 +28,7 @@ enum class RangedCondition : std::uint8_t {
     shooter_fast_moving, rush_shot, target_in_cover, target_prone, target_fast_moving
 };
 
-inline constexpr std::size_t kAttributes = 18;   // len(Attribute)
+// kAttributes (len(Attribute)) is vocab.hpp's.
 inline constexpr std::size_t kRaces = 4;         // len(Race)
 inline constexpr std::size_t kFactions = 6;      // len(Faction)
 inline constexpr std::size_t kItemTypes = 14;    // len(ItemType)

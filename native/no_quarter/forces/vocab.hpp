@@ -63,6 +63,7 @@ inline constexpr Vocab<Attribute, 18> kAttribute{
     {"agile", "brawler", "coward", "crack_shot", "dumbass", "hard_as_nails", "initiative",
      "marksman", "near_sighted", "nerves_of_steel", "lucky", "quick_reflexes", "resilient",
      "slow", "slow_to_react", "weakling", "wussy", "choice"}};
+inline constexpr std::size_t kAttributes = kAttribute.size;  // len(Attribute): one definition for every table
 inline constexpr Vocab<ItemType, 14> kItemType{
     "ItemType",
     {"beam_heavy", "beam_medium", "beam_light", "flamer", "gun_auto", "gun_medium", "gun_heavy",
