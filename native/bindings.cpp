@@ -25,6 +25,7 @@
 #include "no_quarter/battle/combat_bindings.hpp"
 #include "no_quarter/sight_movement/perception_bindings.hpp"
 #include "no_quarter/sight_movement/movement_bindings.hpp"
+#include "no_quarter/battle/flow_fire_bindings.hpp"
 
 namespace nb = nanobind;
 // no_quarter/battle/actions_bindings.hpp (not included: its vocab Side clashes with sight.hpp's)
@@ -568,4 +569,5 @@ NB_MODULE(_core, m) {
     nq::bind_encoding(g);  // envs/no_quarter/encoding.py (native/no_quarter/envs/encoding.hpp)
     nq::bind_movement(g);
     nq::bind_flow(g);  // typed frames and the flow skeleton (battle/flow_bindings.cpp)
+    nq::bind_fire(g);  // the FIRE handler and consequences (battle/flow_fire_bindings.cpp)
 }
