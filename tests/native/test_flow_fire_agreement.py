@@ -200,6 +200,14 @@ def test_bad_input() -> None:
         core.fire_unit(battle, tables, None, [1, 2])
     with pytest.raises((TypeError, ValueError), match="action"):
         core.fire_unit(battle, tables, {"type": "Nope"}, dice)
+    shooter = unit.before["frames"][-1]["shooter"]
+    target = next(m["id"] for m in unit.before["mechs"].values() if m["id"] != shooter)
+    bad_shot = {"type": "AssignFire", "mech": shooter, "weapon": 99, "target": target}
+    with pytest.raises(ValueError, match="action.weapon"):
+        core.fire_unit(battle, tables, bad_shot, dice)
+    bad_wall = {"type": "FireAtBuilding", "mech": shooter, "weapon": 0, "feature": 99}
+    with pytest.raises(ValueError, match="action.feature"):
+        core.fire_unit(battle, tables, bad_wall, dice)
     assert battle.to_dict() == unit.before and not dice.used  # a call that raised changed nothing
     luck = next((u for u in _units() if _not_ported_reason(u) == "luck"), None)
     if luck is not None:  # a choice under luck's guard: the battle is left as it was

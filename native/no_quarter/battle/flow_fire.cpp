@@ -329,6 +329,14 @@ void fire_step(Ctx& ctx, FrameRef ref) {
     }
 }
 
+// An action's weapon must be an item of the shooter (the reference raises IndexError).
+void check_weapon(const Mech& shooter, std::int64_t weapon) {
+    if (weapon < 0 || weapon >= static_cast<std::int64_t>(shooter.design().items.size())) {
+        throw ArgumentError("action.weapon", "action.weapon: mech " + std::to_string(shooter.id) + " has no item " +
+                                                 std::to_string(weapon));
+    }
+}
+
 // flow_fire.fire_act
 void fire_act(Ctx& ctx, FrameRef ref, const Action& action) {
     if (std::holds_alternative<EndFire>(action)) {
@@ -338,6 +346,10 @@ void fire_act(Ctx& ctx, FrameRef ref, const Action& action) {
     const RulesTables& rules = rules_of(ctx);
     if (const auto* b = std::get_if<FireAtBuilding>(&action)) {
         const Mech& shooter = mech_of(ctx.battle, b->mech);
+        check_weapon(shooter, b->weapon);
+        if (b->feature < 0 || b->feature >= static_cast<std::int64_t>(ctx.battle.battlefield->features.size())) {
+            throw ArgumentError("action.feature", "action.feature: no feature " + std::to_string(b->feature));
+        }
         if (!ctx.battle.frames[ref.index].as<FireFrame>().twist) {
             const auto& twists = rules.perception.twists;
             const auto it = std::find_if(twists.begin(), twists.end(), [&](std::int64_t t) {
@@ -353,6 +365,7 @@ void fire_act(Ctx& ctx, FrameRef ref, const Action& action) {
     if (!a) throw std::logic_error("fire_act: not an AssignFire, FireAtBuilding or EndFire");
     const Mech& shooter = mech_of(ctx.battle, a->mech);
     const Mech& target = mech_of(ctx.battle, a->target);
+    check_weapon(shooter, a->weapon);
     if (!ctx.battle.frames[ref.index].as<FireFrame>().twist) {
         const Scene scene = make_scene(ctx.battle, rules.sight);
         const auto& twists = rules.perception.twists;
