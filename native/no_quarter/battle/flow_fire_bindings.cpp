@@ -168,10 +168,18 @@ void bind_fire(nb::module_& g) {
               ctx.rules = &t;
               ctx.sink = &sink;
               ctx.guarded = watching(work);  // luck.run_unit's guard: a choice point is not ported
+              // through FIRE's registered slot, as game._unit calls it (luck.run_unit's guard aside)
+              static const Procedures procedures = [] {
+                  Procedures p;
+                  register_fire(p);
+                  return p;
+              }();
+              ctx.procedures = &procedures;
+              const Handler& handler = procedures.handlers[static_cast<std::size_t>(FrameKind::fire)];
               if (act) {
-                  fire_act(ctx, top, *act);
+                  handler.act(ctx, top, *act);
               } else {
-                  fire_step(ctx, top);
+                  handler.step(ctx, top);
               }
               b = std::move(work);  // a unit that raised leaves the battle unchanged
               nb::list out;
@@ -250,7 +258,9 @@ void bind_fire(nb::module_& g) {
               const Battle& b = battle_arg(battle);
               const RulesTables& t = tables_arg(tables);
               const FrameRef top = fire_top(b);
-              return actions_to_py(fire_options(b, t, b.frames[top.index].as<FireFrame>()));
+              Procedures procedures;
+              register_fire(procedures);  // Handler.options of FIRE's slot
+              return actions_to_py(procedures.handlers[static_cast<std::size_t>(FrameKind::fire)].options(b, t, top));
           },
           "battle"_a.none(), "tables"_a.none(), "flow_fire.fire_options of the fire frame on top (reference actions).");
 }
