@@ -27,6 +27,7 @@
 #include "no_quarter/sight_movement/movement_bindings.hpp"
 #include "numpy_random_bindings.hpp"
 #include "no_quarter/forces/setup_bindings.hpp"
+#include "no_quarter/battle/flow_fire_bindings.hpp"
 
 namespace nb = nanobind;
 // no_quarter/battle/actions_bindings.hpp (not included: its vocab Side clashes with sight.hpp's)
@@ -576,4 +577,5 @@ NB_MODULE(_core, m) {
     nq::bind_setup(g);             // no_quarter/forces/setup_bindings.cpp
     nq::bind_codec(g);
     nq::bind_game(g);  // the game API: turn/phase/group handlers (battle/game_bindings.cpp)
+    nq::bind_fire(g);  // the FIRE handler and consequences (battle/flow_fire_bindings.cpp)
 }

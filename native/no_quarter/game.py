@@ -26,29 +26,27 @@ from typing import Any
 
 from wargym.native import _core
 from wargym.native.no_quarter import NativeBattle, battle_from_dict
-from wargym.native.no_quarter.movement import move_terrain
-from wargym.native.no_quarter.perception import group_rules, rules_for
+from wargym.native.no_quarter.fire import fire_tables
 from wargym.rules.dice import Dice
 from wargym.rules.errors import IllegalActionError
 from wargym.rules.events import Event
 from wargym.rules.no_quarter.battle.actions import Action
 from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
 from wargym.rules.no_quarter.battle.state import Battle
-from wargym.rules.no_quarter.forces.data import NoQuarterRules
+from wargym.rules.no_quarter.forces.data import NoQuarterRules, load_rules
 
 core: Any = _core.no_quarter.game
 """The compiled game API (``wargym.native._core.no_quarter.game``)."""
 
 
 def game_tables(battle: Battle, rules: NoQuarterRules | None = None) -> Any:
-    """The native ``GameTables`` of a reference battle: its rules' tables and its terrain.
+    """The native rule tables of a reference battle: its rules' tables and its terrain.
 
     ``rules``: these tables instead of those of the battle's options (to test a table edit).
     The terrain is the battlefield's now: build the tables again once it changes (a building
-    destroyed, a mission's weather); the handlers ported so far change no battlefield.
+    destroyed, a mission's weather).
     """
-    tables = rules_for(battle.options.rules) if rules is None else group_rules(rules)
-    return core.GameTables(tables, move_terrain(battle.battlefield))
+    return fire_tables(battle.battlefield, load_rules(battle.options.rules) if rules is None else rules)
 
 
 def native_game(battle: Battle, *, check: bool = True) -> tuple[NativeBattle, Any]:

@@ -54,14 +54,13 @@ public:
 
 struct Ctx;
 
-// flow.Handler: what each frame kind implements. options(ctx, frame) is Handler.options
-// (battle, rules, frame): the frame's legal options before game._distinct (helper J's addition).
+// flow.Handler: what each frame kind implements.
 struct Handler {
     void (*step)(Ctx&, FrameRef) = nullptr;
     void (*act)(Ctx&, FrameRef, const Action&) = nullptr;
-    std::vector<Action> (*options)(const Ctx&, const Frame&) = nullptr;
-    // Its units roll no die a pilot may choose about (no Lucky or Marksman pause can arise):
-    // luck.run_unit's guard then changes nothing, so act() runs them bare even while watching.
+    // Handler.options(battle, rules, frame): the legal actions at the frame's decision (wave 2).
+    std::vector<Action> (*options)(const Battle&, const RulesTables&, FrameRef) = nullptr;
+    // Its units roll no die a pilot may choose about (no Lucky or Marksman pause can arise).
     bool luck_free = false;
 };
 

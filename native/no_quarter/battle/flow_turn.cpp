@@ -23,7 +23,7 @@ const RulesTables& tables(const Ctx& ctx) {
     return *ctx.rules;
 }
 
-Scene scene_of(const Ctx& ctx) { return make_scene(ctx.battle, tables(ctx).terrain.sight); }
+Scene scene_of(const Ctx& ctx) { return make_scene(ctx.battle, tables(ctx).move.sight); }
 
 [[noreturn]] void not_ported(const std::string& python) {
     throw NotPorted("not ported to the native core yet: " + python);
@@ -418,10 +418,34 @@ void group_act(Ctx& ctx, FrameRef ref, const Action& action) {
     ctx.push(mech_frame(choice->mech));
 }
 
+namespace {
+
+// Options never roll: the dice of an options call refuse to.
+class NoDice final : public Dice {
+public:
+    std::vector<int> roll(std::int64_t) override {
+        throw std::logic_error("legal options rolled a die: an engine bug");
+    }
+};
+
+// Handler.options' signature (battle, rules, frame) over the Ctx-taking option functions here.
+// The battle is only read: Ctx holds a mutable reference, so the const is cast away for it.
+template <std::vector<Action> (*Options)(const Ctx&, const Frame&)>
+std::vector<Action> options_of(const Battle& battle, const RulesTables& rules, FrameRef ref) {
+    NoDice dice;
+    Ctx ctx(const_cast<Battle&>(battle), dice);
+    ctx.rules = &rules;
+    return Options(ctx, battle.frames[ref.index]);
+}
+
+}  // namespace
+
 void register_turn(Procedures& p) {
     p.handlers[static_cast<std::size_t>(FrameKind::turn)] = Handler{&turn_step, nullptr, nullptr, true};
-    p.handlers[static_cast<std::size_t>(FrameKind::phase)] = Handler{&phase_step, &phase_act, &phase_options, true};
-    p.handlers[static_cast<std::size_t>(FrameKind::group)] = Handler{&group_step, &group_act, &group_options, true};
+    p.handlers[static_cast<std::size_t>(FrameKind::phase)] =
+        Handler{&phase_step, &phase_act, &options_of<&phase_options>, true};
+    p.handlers[static_cast<std::size_t>(FrameKind::group)] =
+        Handler{&group_step, &group_act, &options_of<&group_options>, true};
     // (luck_free: the activation dice and the group orders are no roll a pilot chooses about;
     // a Leaving mech's move, which could be, is NotPorted)
 }

@@ -36,7 +36,7 @@ bool has_item(const Mech& m, ItemType kind) {  // Mech.has_jump_jets and the lik
 std::optional<std::string> mech_move_problem(const Ctx& ctx, const MechFrame& frame, const Move& move) {
     const Battle& battle = ctx.battle;
     const Mech& m = mech_at(battle, frame.mech, "frame.mech");
-    const MoveTerrain& t = ctx.rules->terrain;
+    const MoveTerrain& t = ctx.rules->move;
     std::vector<Sighter> in_play;
     for (const Mech& other : battle.mechs) {
         if (other.removed) continue;
@@ -102,7 +102,7 @@ std::vector<Action> legal_actions(const Ctx& ctx) {
         throw NotPorted(std::string("not ported to the native core yet: the options of ") + kHandlerNames[kind]);
     }
     if (!ctx.rules) throw std::logic_error("the native game was run without its RulesTables");
-    return distinct(handler.options(ctx, battle.frames.top()), ctx.rules->terrain.tables.near);
+    return distinct(handler.options(battle, *ctx.rules, battle.frames.top_ref()), ctx.rules->move.tables.near);
 }
 
 std::optional<std::string> illegal_because(const Ctx& ctx, const Action& action) {

@@ -1,5 +1,5 @@
 // Bindings of the native game API (game.hpp, flow_turn.hpp) in _core.no_quarter.game:
-// GameTables (the RulesTables of a rule set and battlefield), legal_actions, check_legal, play,
+// the rule tables (fire.FireTables, forces/data.hpp RulesTables), legal_actions, check_legal, play,
 // advance, and act / eliminated (one engine unit, for the unit-by-unit tests). Actions are the
 // reference's objects (actions_bindings.hpp); events come back as native events.Event objects
 // (their to_dict() is the reference's) only when asked. Every call that changes the battle works
@@ -43,7 +43,7 @@ Battle& battle_arg(nb::handle h) {
 
 const RulesTables& tables_arg(nb::handle h) {
     RulesTables* t = nullptr;
-    if (!nb::try_cast(h, t, false) || t == nullptr) wrong_type("tables", "a native GameTables", h);
+    if (!nb::try_cast(h, t, false) || t == nullptr) wrong_type("tables", "a native rules table (game_tables(battle))", h);
     return *t;
 }
 
@@ -134,12 +134,7 @@ void bind_game(nb::module_& parent) {
     nb::module_ m = parent.def_submodule("game", "The native game API (game.hpp): legal actions, play, advance.");
     g_not_ported = nb::object(nb::module_::import_("wargym.native.errors").attr("NativeNotPortedError")).release().ptr();
     g_illegal = nb::object(nb::module_::import_("wargym.rules.errors").attr("IllegalActionError")).release().ptr();
-    nb::class_<RulesTables>(m, "GameTables", "The rule tables and battlefield terrain the native flow reads.")
-        .def("__init__", [](RulesTables* self, nb::handle rules, nb::handle terrain) {
-            const GroupRules& g = perception_args::rules(rules);
-            const MoveTerrain& t = move_terrain_arg(terrain, "terrain");
-            new (self) RulesTables{g.leaders, g.activation, g.perception, t};
-        }, "rules"_a.none(), "terrain"_a.none(), "From a perception GroupRules and a movement MoveTerrain.");
+    // The tables are _core.no_quarter.fire.FireTables (forces/data.hpp RulesTables, one binding).
     m.def("legal_actions", [](nb::handle battle, nb::handle tables) {
         return translated([&] {
             Battle& b = battle_arg(battle);
