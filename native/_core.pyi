@@ -9,9 +9,9 @@ no_quarter: Any
 ``perception``: perception, leaders, activation Rep, group orders): typed through
 wargym.native.no_quarter's glue (``NativeBattle``, ``battle_from_dict``). Its submodule
 ``combat`` (the combat resolvers, ``CombatTables``) is typed through
-wargym.native.no_quarter.combat and .combat_tables. Its submodule ``game`` (``GameTables``,
-``legal_actions``, ``check_legal``, ``play``, ``advance``, ``act``, ``eliminated``, ``distinct``) is typed
-through wargym.native.no_quarter.game."""
+wargym.native.no_quarter.combat and .combat_tables. Its submodule ``game`` (``legal_actions``,
+``check_legal``, ``play``, ``advance``, ``act``, ``eliminated``, ``distinct``) is typed through
+wargym.native.no_quarter.game; the rule tables it takes are ``fire.FireTables``."""
 
 fuzz: Any
 """Only in a fuzzing build (``-DWARGYM_FUZZ=ON``, ``make sanitize``): ``begin()``, ``end()`` (the

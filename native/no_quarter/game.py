@@ -46,7 +46,8 @@ def game_tables(battle: Battle, rules: NoQuarterRules | None = None) -> Any:
     The terrain is the battlefield's now: build the tables again once it changes (a building
     destroyed, a mission's weather).
     """
-    return fire_tables(battle.battlefield, load_rules(battle.options.rules) if rules is None else rules)
+    chosen = load_rules(battle.options.rules) if rules is None else rules
+    return fire_tables(battle.battlefield, chosen)
 
 
 def native_game(battle: Battle, *, check: bool = True) -> tuple[NativeBattle, Any]:

@@ -22,7 +22,6 @@ from wargym.native.no_quarter.game import (
     native_game,
     play,
 )
-from wargym.native.no_quarter.perception import rules_for
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.errors import IllegalActionError, RulesError
 from wargym.rules.no_quarter.battle import game
@@ -138,8 +137,6 @@ def test_bad_input_raises_typed_errors() -> None:
         (lambda: core.advance(native, tables, None), "dice"),
         (lambda: core.advance(native, tables, dice, "yes"), "events"),
         (lambda: core.act(native, tables, 3, dice), "action"),
-        (lambda: core.GameTables(tables, None), "rules"),
-        (lambda: core.GameTables(rules_for(battle.options.rules), tables), "terrain"),
         (lambda: core.eliminated(None, tables, dice), "battle"),
     ]
     for call, argument in cases:
@@ -168,7 +165,7 @@ class ScriptedDiceLike:
 
 def test_game_tables_follow_the_battle() -> None:
     battle = _fresh(5)
-    assert isinstance(game_tables(battle), core.GameTables)
+    assert isinstance(game_tables(battle), _core.no_quarter.fire.FireTables)
 
 
 def test_a_mission_turn_is_not_ported_yet() -> None:
