@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../forces/data_combat.hpp"
 #include "actions.hpp"
 #include "flow.hpp"
 #include "frames.hpp"
