@@ -75,6 +75,13 @@ def _check_pause(label: str, battle: Battle) -> None:
         assert native_luck.lucky_advice(native) == luck.lucky_advice(battle), label
     else:
         assert native_luck.marksman_advice(native, rules) == luck.marksman_advice(battle, rules), label
+        frame = battle.frames[-1]
+        for shielded in ([], frame["choices"][:1], frame["choices"][1:]):  # every protection
+            data = battle.to_dict()
+            data["frames"][-1]["shielded"] = shielded
+            other = Battle.from_dict(data)
+            want = luck.marksman_advice(other, rules)
+            assert native_luck.marksman_advice(battle_from_dict(data), rules) == want, label
 
 
 @pytest.mark.parametrize(("lucky", "marksman"), MODES)
@@ -186,6 +193,8 @@ def _both(battle: Battle, native: Any, faces: list[int], action: Any, mp: Any) -
     used = list(core.luck.probe_act(native, combat_tables(), faces, action))
     assert used == _reference_act(battle, faces, action, mp)
     assert native.to_dict() == battle.to_dict()
+    for mine, theirs in zip(native.to_dict()["frames"], battle.frames, strict=True):
+        assert list(mine) == list(theirs)  # the pause frame's keys in the reference's order
 
 
 @pytest.mark.parametrize(("lucky", "marksman"), MODES)
@@ -196,7 +205,7 @@ def test_the_guard_pauses_and_resumes_alike(
     from wargym.rules.no_quarter.battle.actions import ChooseLocation
 
     battle = _probe_battle(lucky, marksman)
-    native = battle_from_dict(battle.to_dict())
+    native = battle_from_dict(battle.to_dict(), check=False)  # no decision pending: a bare unit
     faces = [2, 5, 3, 6, 1, 4, 2, 2]
     _both(battle, native, faces, None, monkeypatch)
     for _ in range(3):
