@@ -45,7 +45,9 @@ def marksman_advice(battle: Any, rules: NoQuarterRules) -> Location:
 
 
 def choice_in_roll(battle: Any, options: Sequence[Action], rules: NoQuarterRules) -> Action:
-    """Native :func:`~wargym.rules.no_quarter.battle.luck.choice_in_roll` (``rules``: the
-    battle's ``load_rules(options.rules)``)."""
+    """Native :func:`~wargym.rules.no_quarter.battle.luck.choice_in_roll`.
+
+    ``rules``: the battle's ``load_rules(options.rules)``.
+    """
     data = core.choice_in_roll(battle, combat_tables(rules), kill_fraction(), list(options))
     return action_from_dict(data)

@@ -29,16 +29,18 @@ from wargym.rules.no_quarter.forces import vocab
 from wargym.rules.no_quarter.forces.data import load_rules
 from wargym.rules.no_quarter.forces.setup import new_skirmish
 
-core: Any = _core.no_quarter  # type: ignore[attr-defined]
+core: Any = _core.no_quarter
 PAUSES = (DecisionKind.LUCKY_REROLL, DecisionKind.MARKSMAN_LOCATION)
-MODES = [(lucky, marksman) for lucky in ("choose", "auto", "off") for marksman in ("choose", "auto")]
+MODES = [
+    (lucky, marksman) for lucky in ("choose", "auto", "off") for marksman in ("choose", "auto")
+]
 
 
 def _skirmish(g: int, lucky: str, marksman: str) -> tuple[Battle, RandomDice, np.random.Generator]:
     factions = list(vocab.Faction)
     rng = np.random.default_rng(100 + g)
     dice = RandomDice.from_seed(100 + g)
-    options = BattleOptions(lucky=lucky, marksman=marksman)  # type: ignore[arg-type]
+    options = BattleOptions(lucky=lucky, marksman=marksman)
     per_side = 1 + g % 3
     battle = new_skirmish(
         rng, dice, blue=factions[g % len(factions)], red=factions[(g * 3 + 1) % len(factions)],
@@ -46,13 +48,17 @@ def _skirmish(g: int, lucky: str, marksman: str) -> tuple[Battle, RandomDice, np
     )  # fmt: skip
     attrs = (vocab.Attribute.LUCKY, vocab.Attribute.MARKSMAN)
     for i, mech in enumerate(battle.mechs.values()):
-        mech.pilot = dataclasses.replace(mech.pilot, attributes=attrs[: 1 + (i + g) % 2] if g % 3 else attrs)
+        mech.pilot = dataclasses.replace(
+            mech.pilot, attributes=attrs[: 1 + (i + g) % 2] if g % 3 else attrs
+        )
     battle.frames, battle.decision, battle.options_cache = [], None, None  # a turn with them
     game.advance(battle, dice)
     return battle, dice, rng
 
 
-def _decisions(games: int, lucky: str, marksman: str, most: int = 200) -> Iterator[tuple[str, Battle]]:
+def _decisions(
+    games: int, lucky: str, marksman: str, most: int = 200
+) -> Iterator[tuple[str, Battle]]:
     for g in range(games):
         battle, dice, rng = _skirmish(g, lucky, marksman)
         for d in range(most):
@@ -68,15 +74,22 @@ def _check_pause(label: str, battle: Battle) -> None:
     rules = load_rules(battle.options.rules)
     legal = game.legal_actions(battle)
     assert native_luck.pause_options(native) == legal, label
-    assert native_luck.choice_in_roll(native, legal, rules) == luck.choice_in_roll(battle, legal), label
+    assert native_luck.choice_in_roll(native, legal, rules) == luck.choice_in_roll(battle, legal), (
+        label
+    )
     # a one-option list: choice_in_roll keeps to the options given
-    assert native_luck.choice_in_roll(native, legal[1:], rules) == luck.choice_in_roll(battle, legal[1:])
+    assert native_luck.choice_in_roll(native, legal[1:], rules) == luck.choice_in_roll(
+        battle, legal[1:]
+    )
     if battle.frames[-1]["stage"] == "lucky":
         assert native_luck.lucky_advice(native) == luck.lucky_advice(battle), label
     else:
-        assert native_luck.marksman_advice(native, rules) == luck.marksman_advice(battle, rules), label
+        assert native_luck.marksman_advice(native, rules) == luck.marksman_advice(battle, rules), (
+            label
+        )
         frame = battle.frames[-1]
-        for shielded in ([], frame["choices"][:1], frame["choices"][1:]):  # every protection
+        choices: list[str] = frame["choices"]
+        for shielded in ([], choices[:1], choices[1:]):  # every protection
             data = battle.to_dict()
             data["frames"][-1]["shielded"] = shielded
             other = Battle.from_dict(data)
@@ -107,13 +120,15 @@ def test_pauses_and_watching_agree(lucky: str, marksman: str) -> None:
 def _a_pause(stage: str) -> Battle:
     lucky, marksman = ("choose", "auto") if stage == "lucky" else ("auto", "choose")
     for _, battle in _decisions(6, lucky, marksman):
-        if battle.decision is not None and battle.decision.kind in PAUSES:
-            if battle.frames[-1]["stage"] == stage:
-                return battle
+        decision = battle.decision
+        if decision is not None and decision.kind in PAUSES and battle.frames[-1]["stage"] == stage:
+            return battle
     raise AssertionError(f"no {stage} pause")
 
 
-def test_the_kill_fraction_and_preference_come_from_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_kill_fraction_and_preference_come_from_the_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     battle = _a_pause("lucky")
     frame = battle.frames[-1]
     frame["what"], frame["target"] = "to_hit", next(m for m in battle.mechs if m != frame["mech"])
@@ -222,8 +237,8 @@ def test_the_guard_pauses_and_resumes_alike(
 
 
 def test_a_pause_that_does_not_replay_is_refused_alike(monkeypatch: pytest.MonkeyPatch) -> None:
-    from wargym.rules.errors import StateError
     from wargym.native.errors import NativeStateError
+    from wargym.rules.errors import StateError
 
     battle = _probe_battle("choose", "choose")
     _reference_act(battle, [2], None, monkeypatch)
