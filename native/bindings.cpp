@@ -34,6 +34,7 @@ namespace nb = nanobind;
 namespace wargym::no_quarter { void bind_actions(nanobind::module_& g); }
 namespace wargym::no_quarter { void bind_codec(nanobind::module_& g); }  // no_quarter/envs/codec_bindings.cpp
 namespace wargym::no_quarter { void bind_game(nanobind::module_& g); }  // battle/game_bindings.cpp
+namespace wargym::no_quarter { void bind_luck(nanobind::module_& g); }  // no_quarter/battle/luck_bindings.cpp
 using namespace nb::literals;
 
 #ifdef WARGYM_FUZZ
@@ -578,4 +579,5 @@ NB_MODULE(_core, m) {
     nq::bind_codec(g);
     nq::bind_game(g);  // the game API: turn/phase/group handlers (battle/game_bindings.cpp)
     nq::bind_fire(g);  // the FIRE handler and consequences (battle/flow_fire_bindings.cpp)
+    nq::bind_luck(g);  // luck.py pause reading (battle/luck_bindings.cpp)
 }

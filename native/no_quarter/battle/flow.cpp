@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../../errors.hpp"
+#include "luck.hpp"
 
 namespace wargym::no_quarter {
 
@@ -144,8 +145,10 @@ bool eliminated(Ctx& ctx) {
     return true;
 }
 
+}  // namespace
+
 // game._unit: the top frame's handler steps it or carries out ``action``.
-void unit(Ctx& ctx, const Action* action) {
+void game_unit(Ctx& ctx, const Action* action) {
     const FrameRef top = ctx.battle.frames.top_ref();
     const auto kind = static_cast<std::size_t>(ctx.battle.frames.top().kind());
     const Handler& handler = procedures(ctx).handlers[kind];
@@ -156,19 +159,14 @@ void unit(Ctx& ctx, const Action* action) {
     }
 }
 
-}  // namespace
-
+// game._act: a pause's answer re-runs its unit (luck.resume); every unit runs under
+// luck.run_unit, which guards it while a pilot may choose inside a roll.
 void act(Ctx& ctx, FrameRef frame, const Action* action) {
     if (action && ctx.battle.frames[frame.index].kind() == FrameKind::pause) {
-        throw NotPorted("not ported to the native core yet: luck.resume");
-    }
-    // luck.run_unit: bare unless a pilot may choose inside a roll (or no such roll can come)
-    const auto kind = static_cast<std::size_t>(ctx.battle.frames[frame.index].kind());
-    if (ctx.guarded || procedures(ctx).handlers[kind].luck_free || !watching(ctx.battle)) {
-        unit(ctx, action);
+        resume(ctx, frame, *action);
         return;
     }
-    throw NotPorted("not ported to the native core yet: luck.run_unit's guard (a Lucky or Marksman pilot may choose)");
+    run_unit(ctx, action);
 }
 
 void run(Ctx& ctx) {

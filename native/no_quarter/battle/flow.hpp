@@ -12,8 +12,7 @@
 //   - game._np_decides (np_choose: non_player/enemy_decide), np_flow.check_pefs,
 //     mission_play.withdraw_np and mission_over, and the BattleEnded event of
 //     game._eliminated (its test of the two sides is here);
-//   - luck.run_unit's guard and luck.resume (a unit runs bare while luck.watching() is false,
-//     as in the reference; a watched unit throws NotPorted);
+//   (luck.run_unit's guard and luck.resume are luck.cpp's: act() calls them;)
 //   - legal options (Handler.options): the actions are not mirrored yet.
 // consequences.queue_tests and caused_by are here (pure frame work) until consequences.cpp.
 #pragma once
@@ -85,7 +84,7 @@ struct Ctx {
     std::uint64_t emitted = 0;  // len(ctx.log): events emitted so far, recorded or not
     // While a firing or a melee blow resolves, the tests it causes gather here (ctx.collecting).
     std::optional<std::vector<ReactEntry>> collecting;
-    bool guarded = false;  // ctx.guard is not None (luck.run_unit; not ported)
+    bool guarded = false;  // ctx.guard is not None: a unit under luck.run_unit (luck.cpp's GuardedCtx)
 
     // Ctx.emit: apply ``event`` (one of events.hpp's structs) to the battle (events::apply,
     // Battle.apply's branch for it) and record it if a sink is set.
@@ -121,6 +120,8 @@ std::vector<ReactEntry>& caused_by(std::vector<ReactEntry>& entries, const Ids& 
 
 // game._run: run the rules up to the next decision (or the end).
 void run(Ctx& ctx);
+// game._unit: the top frame's handler steps it (action null) or carries out ``action``.
+void game_unit(Ctx& ctx, const Action* action);
 // game._act: one engine unit, ``action`` at ``frame``'s decision, or (nullptr) a step.
 void act(Ctx& ctx, FrameRef frame, const Action* action);
 

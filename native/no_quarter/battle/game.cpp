@@ -7,8 +7,10 @@
 
 #include "../forces/data.hpp"
 #include "../sight_movement/bumping.hpp"
+#include "flow_fire.hpp"
 #include "flow_mech_moves.hpp"
 #include "flow_turn.hpp"
+#include "luck.hpp"
 
 namespace wargym::no_quarter {
 
@@ -60,8 +62,10 @@ void register_game(Procedures& p) { p.battle_ended = &battle_ended; }
 const Procedures& game_procedures() {
     static const Procedures table = [] {
         Procedures p;
-        register_turn(p);
-        register_game(p);
+        register_turn(p);   // flow_turn: turn, phase, group
+        register_fire(p);   // flow_fire: fire
+        register_luck(p);   // luck: pause
+        register_game(p);   // game._eliminated's BattleEnded
         return p;
     }();
     return table;

@@ -33,6 +33,7 @@ struct RulesTables {
     double duck_back_max = 0.0;               // consequences.DUCK_BACK_MAX (§15.2.4.1)
     double aim_offset = 0.0;                  // buildings.AIM_OFFSET (aim_point, §19.4.2)
     FlameSizes flames;                        // terrain_config() flame_strip_width, flame_circle_diameter
+    double lucky_kill_fraction = 0.0;         // luck.KILL_FRACTION (the automatic Lucky rule)
 };
 
 }  // namespace wargym::no_quarter
