@@ -167,20 +167,15 @@ void bind_fire(nb::module_& g) {
               Ctx ctx(work, *d);
               ctx.rules = &t;
               ctx.sink = &sink;
-              ctx.guarded = watching(work);  // luck.run_unit's guard: a choice point is not ported
-              // through FIRE's registered slot, as game._unit calls it (luck.run_unit's guard aside)
+              // game._act: the unit through FIRE's registered slot under luck.run_unit's guard
               static const Procedures procedures = [] {
                   Procedures p;
                   register_fire(p);
+                  register_luck(p);
                   return p;
               }();
               ctx.procedures = &procedures;
-              const Handler& handler = procedures.handlers[static_cast<std::size_t>(FrameKind::fire)];
-              if (act) {
-                  handler.act(ctx, top, *act);
-              } else {
-                  handler.step(ctx, top);
-              }
+              wargym::no_quarter::act(ctx, top, act ? &*act : nullptr);
               b = std::move(work);  // a unit that raised leaves the battle unchanged
               nb::list out;
               for (const auto& e : sink.events) out.append(nb::cast(e));
