@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "../sight_movement/flames.hpp"
 #include "../sight_movement/movement_geometry.hpp"
 #include "../sight_movement/perception.hpp"
 #include "../sight_movement/sight.hpp"
@@ -26,6 +27,7 @@ struct RulesTables {
     double mech_down_radius_inches = 0.0;     // reaction_tests.yaml mech_down_radius_inches
     bool mech_down_requires_los = true;       // reaction_tests.yaml mech_down_requires_los
     double duck_back_max = 0.0;               // consequences.DUCK_BACK_MAX (§15.2.4.1)
+    FlameSizes flames;                        // terrain_config() flame_strip_width, flame_circle_diameter
 };
 
 }  // namespace wargym::no_quarter
