@@ -27,6 +27,7 @@
 #include "no_quarter/sight_movement/movement_bindings.hpp"
 #include "numpy_random_bindings.hpp"
 #include "no_quarter/forces/setup_bindings.hpp"
+#include "no_quarter/battle/flow_fire_bindings.hpp"
 
 namespace nb = nanobind;
 // no_quarter/battle/actions_bindings.hpp (not included: its vocab Side clashes with sight.hpp's)
@@ -574,4 +575,5 @@ NB_MODULE(_core, m) {
     wargym::bind_numpy_random(m);  // numpy_random_bindings.cpp
     nq::bind_setup(g);             // no_quarter/forces/setup_bindings.cpp
     nq::bind_codec(g);
+    nq::bind_fire(g);  // the FIRE handler and consequences (battle/flow_fire_bindings.cpp)
 }

@@ -1,0 +1,179 @@
+// Bindings of the FIRE frame's handler (flow_fire.hpp) and of consequences.hpp through it, in
+// _core.no_quarter.fire: FireTables (forces/data.hpp RulesTables, built by the glue
+// native/no_quarter/fire.py), fire_unit (one engine unit at a fire frame on top: a step, or an
+// act with an action) and fire_options. Bad input raises NativeTypeError/NativeArgumentError
+// naming the argument; NotPorted (a building fired at, a luck choice under a guard) raises
+// NotImplementedError (flow_bindings' translator) and leaves the battle unchanged.
+#include <nanobind/nanobind.h>
+
+#include <string>
+#include <vector>
+
+#include "../../errors.hpp"
+#include "../sight_movement/movement_bindings.hpp"
+#include "actions_bindings.hpp"
+#include "fire_group_rules.hpp"
+#include "flow_fire.hpp"
+#include "flow_fire_bindings.hpp"
+#include "luck.hpp"
+#include "state_io.hpp"
+
+namespace nb = nanobind;
+using namespace nanobind::literals;
+
+namespace {
+
+namespace nq = wargym::no_quarter;
+using state_io::flag;
+using state_io::integer;
+using state_io::real;
+using wargym::wrong_type;
+
+template <class T>
+const T& typed(nb::handle h, const char* name, const char* expected) {
+    const T* p = nullptr;
+    if (!nb::try_cast(h, p, false) || p == nullptr) wrong_type(name, expected, h);
+    return *p;
+}
+
+std::vector<nq::Location> locations(nb::handle h, const std::string& name) {
+    if (!PyList_Check(h.ptr())) wrong_type(name, "a list of Location values", h);
+    std::vector<nq::Location> out;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(h.ptr()); ++i) {
+        nb::handle item = PyList_GET_ITEM(h.ptr(), i);
+        const std::string at = name + "[" + std::to_string(i) + "]";
+        if (!PyUnicode_Check(item.ptr())) wrong_type(at, "a Location value", item);
+        const auto found = nq::kLocation.find(nb::cast<std::string>(item));
+        if (!found) throw wargym::ArgumentError(at, at + ": " + wargym::short_repr(item) + " is not a Location");
+        out.push_back(*found);
+    }
+    return out;
+}
+
+std::vector<nq::Rect> rects(nb::handle h, const std::string& name) {
+    if (!PyList_Check(h.ptr())) wrong_type(name, "a list of (x0, y0, x1, y1)", h);
+    std::vector<nq::Rect> out;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(h.ptr()); ++i) {
+        nb::handle item = PyList_GET_ITEM(h.ptr(), i);
+        const std::string at = name + "[" + std::to_string(i) + "]";
+        if (!PyTuple_Check(item.ptr()) || PyTuple_GET_SIZE(item.ptr()) != 4) wrong_type(at, "a tuple (x0, y0, x1, y1)", item);
+        double v[4];
+        for (Py_ssize_t k = 0; k < 4; ++k) v[k] = real(PyTuple_GET_ITEM(item.ptr(), k), at);
+        out.push_back({v[0], v[1], v[2], v[3]});
+    }
+    return out;
+}
+
+double nonnegative(nb::handle h, const char* name) {
+    const double v = real(h, name);
+    if (!(v >= 0.0)) throw wargym::ArgumentError(name, std::string(name) + ": expected a number >= 0");
+    return v;
+}
+
+nq::Battle& battle_arg(nb::handle h) {
+    nq::Battle* b = nullptr;
+    if (!nb::try_cast(h, b, false) || b == nullptr) wrong_type("battle", "a native Battle", h);
+    return *b;
+}
+
+const nq::RulesTables& tables_arg(nb::handle h) {
+    return typed<nq::RulesTables>(h, "tables", "a FireTables");
+}
+
+// The top frame, which must be a fire frame.
+nq::FrameRef fire_top(const nq::Battle& b) {
+    if (b.frames.empty() || b.frames.top().kind() != nq::FrameKind::fire) {
+        throw wargym::ArgumentError("battle", "battle: the top frame is not a fire frame");
+    }
+    return b.frames.top_ref();
+}
+
+class ListSink final : public nq::EventSink {
+public:
+    std::vector<nq::events::Event> events;
+    void record(const nq::events::Event& e) override { events.push_back(e); }
+};
+
+}  // namespace
+
+namespace wargym::no_quarter {
+
+void bind_fire(nb::module_& g) {
+    nb::module_ m = g.def_submodule("fire", "The FIRE frame's handler and the consequences of hits (flow_fire.hpp, consequences.hpp).");
+    nb::class_<RulesTables>(m, "FireTables", "What the fire handler and consequences read (forces/data.hpp RulesTables).")
+        .def("__init__",
+             [](RulesTables* self, nb::handle combat, nb::handle groups, nb::handle sight, nb::handle cover,
+                nb::handle move, nb::handle protection, nb::handle numbers) {
+                 RulesTables t;
+                 t.combat = typed<CombatTables>(combat, "combat", "a CombatTables");
+                 read_group_rules(groups, t.leaders, t.perception);
+                 t.sight = typed<SightTerrain>(sight, "sight", "a SightTerrain");
+                 t.cover = typed<CoverTerrain>(cover, "cover", "a CoverTerrain");
+                 t.move = move_terrain_arg(move, "move");
+                 if (!PyTuple_Check(protection.ptr()) || PyTuple_GET_SIZE(protection.ptr()) != 8) {
+                     wrong_type("protection", "a tuple of 8 (cover_config's protected sets, ...)", protection);
+                 }
+                 auto p = [&](Py_ssize_t i) { return nb::handle(PyTuple_GET_ITEM(protection.ptr(), i)); };
+                 t.protection.partial_building = locations(p(0), "protection.partial_building");
+                 t.protection.blocked_side_arm = flag(p(1), "protection.blocked_side_arm");
+                 t.protection.hill_crest_band = locations(p(2), "protection.hill_crest_band");
+                 t.protection.river = locations(p(3), "protection.river");
+                 t.protection.deep_water_shore_band = locations(p(4), "protection.deep_water_shore_band");
+                 t.protection.hill_crest_band_inches = nonnegative(p(5), "protection.hill_crest_band_inches");
+                 t.protection.rivers = rects(p(6), "protection.rivers");
+                 t.protection.deep = rects(p(7), "protection.deep");
+                 t.protection.hills = t.sight.hills;
+                 if (!PyTuple_Check(numbers.ptr()) || PyTuple_GET_SIZE(numbers.ptr()) != 7) {
+                     wrong_type("numbers", "a tuple of 7 numbers", numbers);
+                 }
+                 auto n = [&](Py_ssize_t i) { return nb::handle(PyTuple_GET_ITEM(numbers.ptr(), i)); };
+                 t.flamer_impact = integer(n(0), "numbers.flamer_impact", 0, 1'000'000);
+                 t.mech_down_radius_inches = nonnegative(n(1), "numbers.mech_down_radius_inches");
+                 t.mech_down_requires_los = flag(n(2), "numbers.mech_down_requires_los");
+                 t.duck_back_max = nonnegative(n(3), "numbers.duck_back_max");
+                 t.aim_offset = nonnegative(n(4), "numbers.aim_offset");
+                 t.flames.strip_width = nonnegative(n(5), "numbers.flame_strip_width");
+                 t.flames.circle_diameter = nonnegative(n(6), "numbers.flame_circle_diameter");
+                 new (self) RulesTables(std::move(t));
+             },
+             "combat"_a.none(), "groups"_a.none(), "sight"_a.none(), "cover"_a.none(), "move"_a.none(),
+             "protection"_a.none(), "numbers"_a.none());
+    m.def("fire_unit",
+          [](nb::handle battle, nb::handle tables, nb::handle action, nb::handle dice) {
+              Battle& b = battle_arg(battle);
+              const RulesTables& t = tables_arg(tables);
+              wargym::Dice* d = nullptr;
+              if (!nb::try_cast(dice, d, false) || d == nullptr) wrong_type("dice", "a native RandomDice or ScriptedDice", dice);
+              const FrameRef top = fire_top(b);
+              std::optional<Action> act;
+              if (!action.is_none()) act = action_from_dict_py(action, "action");
+              Battle work = b.clone();
+              ListSink sink;
+              Ctx ctx(work, *d);
+              ctx.rules = &t;
+              ctx.sink = &sink;
+              ctx.guarded = watching(work);  // luck.run_unit's guard: a choice point is not ported
+              if (act) {
+                  fire_act(ctx, top, *act);
+              } else {
+                  fire_step(ctx, top);
+              }
+              b = std::move(work);  // a unit that raised leaves the battle unchanged
+              nb::list out;
+              for (const auto& e : sink.events) out.append(nb::cast(e));
+              return out;
+          },
+          "battle"_a.none(), "tables"_a.none(), "action"_a.none(), "dice"_a.none(),
+          "One engine unit at the fire frame on top: fire_step (action None) or fire_act(action_to_dict); "
+          "returns the events.");
+    m.def("fire_options",
+          [](nb::handle battle, nb::handle tables) {
+              const Battle& b = battle_arg(battle);
+              const RulesTables& t = tables_arg(tables);
+              const FrameRef top = fire_top(b);
+              return actions_to_py(fire_options(b, t, b.frames[top.index].as<FireFrame>()));
+          },
+          "battle"_a.none(), "tables"_a.none(), "flow_fire.fire_options of the fire frame on top (reference actions).");
+}
+
+}  // namespace wargym::no_quarter
