@@ -146,7 +146,11 @@ ChargeOutcome charge_test(Ctx& ctx, FrameRef ref, Mech& charger, Mech& target, A
         charger_passed = pass_count(rules, charger_faces, charger.rep);
     }
     const auto insight = nearest_frame(battle, FrameKind::insight);
-    if (insight) ctx.edit(battle.frames.ref(*insight)).keys.set(FrameKey::charge_rolls);  // setdefault
+    if (insight && !battle.frames[*insight].has(FrameKey::charge_rolls)) {  // setdefault("charge_rolls", {})
+        Frame& in = ctx.edit(battle.frames.ref(*insight));
+        in.as<InsightFrame>().charge_rolls.clear();
+        in.keys.set(FrameKey::charge_rolls);
+    }
     auto cached = [&]() -> const std::vector<std::int64_t>* {
         if (!insight) return nullptr;
         return find_id(battle.frames[*insight].as<InsightFrame>().charge_rolls, target.id);
@@ -257,7 +261,10 @@ void stage_and_test(Ctx& ctx, FrameRef ref, Mech& charger, Mech& target) {
         entry.jump = jump;
         for (FrameKey k : {FrameKey::charger, FrameKey::target, FrameKey::outcome, FrameKey::jump}) entry.keys.set(k);
         Frame& in = ctx.edit(insight_ref);
-        in.keys.set(FrameKey::charges);
+        if (!in.has(FrameKey::charges)) {  // setdefault("charges", [])
+            in.as<InsightFrame>().charges.clear();
+            in.keys.set(FrameKey::charges);
+        }
         in.as<InsightFrame>().charges.push_back(std::move(entry));
         return;
     }

@@ -282,7 +282,10 @@ void react_step(Ctx& ctx, FrameRef ref) {
     }
     {
         Frame& f = ctx.edit(ref);
-        f.keys.set(FrameKey::free_will);  // frame.setdefault("free_will", {})
+        if (!f.has(FrameKey::free_will)) {  // frame.setdefault("free_will", {})
+            f.as<ReactFrame>().free_will.clear();
+            f.keys.set(FrameKey::free_will);
+        }
     }
     for (const ReactEntry& entry : batch) {
         const Mech& mech = mech_of(battle, entry.mech);
@@ -318,7 +321,7 @@ void react_act(Ctx& ctx, FrameRef ref, const Action& action) {
     const FreeWill* will = std::get_if<FreeWill>(&action);
     if (!will) throw ArgumentError("action", "action: a react frame takes a FreeWill");
     Frame& f = ctx.edit(ref);
-    f.keys.set(FrameKey::free_will);
+    if (!f.has(FrameKey::free_will)) throw StateError("frame.free_will", "the react frame holds no free_will");
     auto& choices = f.as<ReactFrame>().free_will;
     auto it = std::find_if(choices.begin(), choices.end(), [&](const auto& p) { return p.first == will->mech; });
     if (it != choices.end()) {
