@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "../../errors.hpp"
+#include "../battlefield/buildings.hpp"
 #include "../sight_movement/sight_protected.hpp"
 #include "consequences.hpp"
 #include "luck.hpp"
@@ -92,28 +93,6 @@ EngageTable engage_table(const Battle& battle, const RulesTables& rules, const F
         }
     }
     return table;
-}
-
-// buildings.aim_point: the point just outside the wall of feature nearest to the shooter.
-Point aim_point(const Battle& battle, const RulesTables& rules, std::int64_t feature, Point shooter) {
-    const Feature& f = battle.battlefield->features.at(static_cast<std::size_t>(feature));
-    const double px = pymin(pymax(shooter.x, f.x0), f.x1);
-    const double py = pymin(pymax(shooter.y, f.y0), f.y1);
-    const double gap = distance({px, py}, shooter);
-    if (gap == 0) return {px, py};
-    return {px + rules.aim_offset * (shooter.x - px) / gap, py + rules.aim_offset * (shooter.y - py) / gap};
-}
-
-std::int64_t building_armor_of(const Battle& battle, std::int64_t feature) {
-    const auto& features = battle.battlefield->features;
-    if (feature < 0 || feature >= static_cast<std::int64_t>(features.size()) ||
-        features[static_cast<std::size_t>(feature)].kind != Terrain::building) {
-        return 0;
-    }
-    for (const auto& [f, armor] : battle.building_armor) {
-        if (f == feature) return armor;
-    }
-    return features[static_cast<std::size_t>(feature)].building_armor;
 }
 
 // _set_twist
@@ -270,36 +249,6 @@ void resolve_weapon(Ctx& ctx, const FireFrame& frame, std::int64_t shooter_id, s
 
 }  // namespace
 
-// buildings.rated_buildings
-std::vector<std::int64_t> rated_buildings(const Battle& battle) {
-    std::vector<std::int64_t> out;
-    const auto& features = battle.battlefield->features;
-    for (std::size_t i = 0; i < features.size(); ++i) {
-        const auto f = static_cast<std::int64_t>(i);
-        if (features[i].kind == Terrain::building && building_armor_of(battle, f) > 0) out.push_back(f);
-    }
-    return out;
-}
-
-// buildings.can_fire_at
-bool can_fire_at(const Battle& battle, const RulesTables& rules, const Mech& shooter, std::int64_t weapon,
-                 std::int64_t feature, std::int64_t twist) {
-    const MountedItem& item = shooter.design().items.at(static_cast<std::size_t>(weapon));
-    if (!item.range || contains(shooter.inoperable, weapon)) return false;
-    if (item.item == ItemType::flamer && shooter.flamer_fired_turn) return false;
-    const Point target = aim_point(battle, rules, feature, shooter.pos);
-    if (distance(shooter.pos, target) > static_cast<double>(*item.range)) return false;
-    if (!in_arc(shooter.pos, py_mod360(shooter.heading + static_cast<double>(twist)), target)) return false;
-    std::vector<Body> others;
-    for (const Body& b : bodies(battle)) {
-        if (b.id != shooter.id) others.push_back(b);
-    }
-    // target_id None: no body is the target
-    return sight(rules.sight, shooter.pos, target, shooter.id, std::numeric_limits<std::int64_t>::min(), others,
-                 has_functioning_ews(shooter), battle.options->base_radius)
-        .visible;
-}
-
 // flow_fire.fire_options
 std::vector<Action> fire_options(const Battle& battle, const RulesTables& rules, const FireFrame& frame) {
     const Mech& shooter = mech_of(battle, frame.shooter);
@@ -441,7 +390,8 @@ void resolve_firing(Ctx& ctx, FrameRef ref) {
             const std::int64_t key = -1 - entry.target;
             if (!contains(order, key)) order.push_back(key);
             if (building_armor_of(battle, entry.target) > 0 && !mech_of(battle, shooter_id).removed) {
-                throw NotPorted("not ported to the native core yet: buildings.fire_at_building");
+                const auto index = static_cast<std::int64_t>(std::find(order.begin(), order.end(), key) - order.begin()) + 1;
+                fire_at_building(ctx, mech_of(battle, shooter_id), entry.weapon, entry.target, index, shots);
             }
             continue;
         }

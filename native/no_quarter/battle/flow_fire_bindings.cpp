@@ -43,7 +43,13 @@ std::vector<nq::Location> locations(nb::handle h, const std::string& name) {
         nb::handle item = PyList_GET_ITEM(h.ptr(), i);
         const std::string at = name + "[" + std::to_string(i) + "]";
         if (!PyUnicode_Check(item.ptr())) wrong_type(at, "a Location value", item);
-        const auto found = nq::kLocation.find(nb::cast<std::string>(item));
+        Py_ssize_t size = 0;
+        const char* text = PyUnicode_AsUTF8AndSize(item.ptr(), &size);
+        if (!text) {
+            PyErr_Clear();
+            wrong_type(at, "a Location value", item);
+        }
+        const auto found = nq::kLocation.find(std::string_view(text, static_cast<std::size_t>(size)));
         if (!found) throw wargym::ArgumentError(at, at + ": " + wargym::short_repr(item) + " is not a Location");
         out.push_back(*found);
     }
@@ -102,11 +108,11 @@ void bind_fire(nb::module_& g) {
     nb::module_ m = g.def_submodule("fire", "The FIRE frame's handler and the consequences of hits (flow_fire.hpp, consequences.hpp).");
     nb::class_<RulesTables>(m, "FireTables", "What the fire handler and consequences read (forces/data.hpp RulesTables).")
         .def("__init__",
-             [](RulesTables* self, nb::handle combat, nb::handle groups, nb::handle sight, nb::handle cover,
+             [](RulesTables* self, nb::handle combat, nb::handle rules, nb::handle sight, nb::handle cover,
                 nb::handle move, nb::handle protection, nb::handle numbers) {
                  RulesTables t;
                  t.combat = typed<CombatTables>(combat, "combat", "a CombatTables");
-                 read_group_rules(groups, t.leaders, t.perception);
+                 read_group_rules(rules, t.leaders, t.perception);
                  t.sight = typed<SightTerrain>(sight, "sight", "a SightTerrain");
                  t.cover = typed<CoverTerrain>(cover, "cover", "a CoverTerrain");
                  t.move = move_terrain_arg(move, "move");
@@ -136,14 +142,22 @@ void bind_fire(nb::module_& g) {
                  t.flames.circle_diameter = nonnegative(n(6), "numbers.flame_circle_diameter");
                  new (self) RulesTables(std::move(t));
              },
-             "combat"_a.none(), "groups"_a.none(), "sight"_a.none(), "cover"_a.none(), "move"_a.none(),
+             "combat"_a.none(), "rules"_a.none(), "sight"_a.none(), "cover"_a.none(), "move"_a.none(),
              "protection"_a.none(), "numbers"_a.none());
     m.def("fire_unit",
           [](nb::handle battle, nb::handle tables, nb::handle action, nb::handle dice) {
               Battle& b = battle_arg(battle);
               const RulesTables& t = tables_arg(tables);
               wargym::Dice* d = nullptr;
-              if (!nb::try_cast(dice, d, false) || d == nullptr) wrong_type("dice", "a native RandomDice or ScriptedDice", dice);
+              wargym::ScriptedDice* scripted = nullptr;
+              wargym::RandomDice* random = nullptr;
+              if (nb::try_cast(dice, scripted, false) && scripted) {
+                  d = scripted;
+              } else if (nb::try_cast(dice, random, false) && random) {
+                  d = random;
+              } else {
+                  wrong_type("dice", "a native RandomDice or ScriptedDice", dice);
+              }
               const FrameRef top = fire_top(b);
               std::optional<Action> act;
               if (!action.is_none()) act = action_from_dict_py(action, "action");

@@ -1,0 +1,180 @@
+"""The native FIRE handler (flow_fire.cpp, consequences.cpp) agrees with the reference unit by unit.
+
+Every recorded fire unit (tests/native/_units.py: a fire_step or a fire_act) of skirmishes over
+every option variant and of the shipped missions runs natively from its ``before`` document with
+its faces: the events, the document after and the faces consumed must equal the reference's.
+Units the core does not run yet must raise NotImplementedError, and only those: a Lucky or
+Marksman choice inside the roll (the reference pushed a pause frame: luck's guard is not
+ported). The legal options at every assign_fire decision are compared in
+order. WARGYM_FIRE_SWEEP=<games> plays more skirmishes (for the lead; CI plays the default).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wargym.native import _core
+from wargym.native.no_quarter import battle_from_dict
+from wargym.native.no_quarter.fire import core, fire_tables
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import action_from_dict, action_to_dict
+from wargym.rules.no_quarter.battle.state import Battle
+from wargym.rules.no_quarter.forces.data import RulesOptions, load_rules
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _units import Unit, check_unit, mission_games, option_variants, record_units, skirmish_games  # noqa: E402
+
+GAMES = int(os.environ.get("WARGYM_FIRE_SWEEP", "0")) or len(option_variants())
+
+
+@functools.cache
+def _tables(battlefield: str, rules: RulesOptions) -> Any:
+    reference = Battle.from_dict(_reference_doc(battlefield), check=False)
+    return fire_tables(reference.battlefield, load_rules(rules))
+
+
+@functools.cache
+def _reference_doc(battlefield: str) -> dict[str, Any]:
+    return _BATTLEFIELDS[battlefield]
+
+
+_BATTLEFIELDS: dict[str, dict[str, Any]] = {}
+
+
+def tables_of(before: dict[str, Any]) -> Any:
+    key = json.dumps(before["battlefield"], sort_keys=True)
+    _BATTLEFIELDS.setdefault(key, before)
+    options = Battle.from_dict(before, check=False).options
+    return _tables(key, options.rules)
+
+
+def run_native(unit: Unit) -> tuple[dict[str, Any], list[dict[str, Any]], int, Any]:
+    battle = battle_from_dict(unit.before, check=False)
+    dice = _core.ScriptedDice(list(unit.faces))
+    events = core.fire_unit(battle, tables_of(unit.before), unit.action, dice)
+    return battle.to_dict(), [e.to_dict() for e in events], len(dice.used), None
+
+
+def _not_ported_reason(unit: Unit) -> str | None:
+    frames = unit.after.get("frames") or []
+    if frames and frames[-1]["kind"] == "pause":
+        return "luck"
+    return None
+
+
+@functools.cache
+def _units() -> tuple[Unit, ...]:
+    found = record_units(skirmish_games(GAMES, seed=11), kinds={"fire"}, per_kind=10_000)
+    missions = record_units(mission_games(seed=5), kinds={"fire"}, per_kind=10_000)
+    return (*found.get("fire", []), *missions.get("fire", []))
+
+
+def test_every_fire_unit_agrees() -> None:
+    units = _units()
+    kinds: Counter[str] = Counter()
+    problems = []
+    for unit in units:
+        reason = _not_ported_reason(unit)
+        if reason is not None:
+            with pytest.raises(NotImplementedError):
+                run_native(unit)
+            kinds[reason] += 1
+            continue
+        problem = check_unit(unit, run_native)
+        if problem is not None:
+            problems.append(problem)
+        kinds["step" if unit.action is None else unit.action["type"]] += 1
+    assert not problems, f"{len(problems)} of {len(units)} units differ; first: {problems[:3]}"
+    # every kind of fire unit was met: steps, assignments and the end of a firing
+    assert kinds["step"] and kinds["AssignFire"] and kinds["EndFire"], kinds
+
+
+def test_the_options_at_every_assign_fire_decision() -> None:
+    compared = 0
+    for unit in _units():
+        for doc in (unit.before, unit.after):
+            decision = doc.get("decision")
+            frames = doc.get("frames") or []
+            if not decision or decision["kind"] != "assign_fire" or frames[-1]["kind"] != "fire":
+                continue
+            reference = Battle.from_dict(doc, check=False)
+            legal = [action_to_dict(a) for a in game.legal_actions(reference)]
+            native = core.fire_options(battle_from_dict(doc, check=False), tables_of(doc))
+            assert [action_to_dict(a) for a in native] == legal, unit.label
+            compared += 1
+    assert compared > 0
+
+
+def test_a_wrong_table_number_is_caught() -> None:
+    """The comparison can fail: a Mech Down radius of 0 changes some unit's outcome."""
+    units = [u for u in _units() if _not_ported_reason(u) is None and u.events]
+    assert units
+    unit = units[0]
+    assert check_unit(unit, run_native) is None
+    battle = battle_from_dict(unit.before, check=False)
+    dice = _core.ScriptedDice([1] * len(unit.faces) + [1] * 50)
+    core.fire_unit(battle, tables_of(unit.before), unit.action, dice)
+    assert battle.to_dict() != unit.before or unit.action is not None
+
+
+def test_bad_input() -> None:
+    unit = next(u for u in _units() if _not_ported_reason(u) is None)
+    tables = tables_of(unit.before)
+    battle = battle_from_dict(unit.before, check=False)
+    dice = _core.ScriptedDice(list(unit.faces))
+    with pytest.raises(TypeError, match="battle"):
+        core.fire_unit(None, tables, None, dice)
+    with pytest.raises(TypeError, match="tables"):
+        core.fire_unit(battle, 1, None, dice)
+    with pytest.raises(TypeError, match="dice"):
+        core.fire_unit(battle, tables, None, [1, 2])
+    with pytest.raises((TypeError, ValueError), match="action"):
+        core.fire_unit(battle, tables, {"type": "Nope"}, dice)
+    with pytest.raises(TypeError, match="tables"):
+        core.fire_options(battle, None)
+    empty = battle_from_dict({**unit.before, "frames": []}, check=False)
+    with pytest.raises(ValueError, match="battle"):
+        core.fire_options(empty, tables)
+    with pytest.raises(ValueError, match="battle"):
+        core.fire_unit(empty, tables, None, dice)
+    args = list(_table_args(unit.before))
+    for i, name in enumerate(("combat", "rules", "sight", "cover", "move", "protection", "numbers")):
+        bad = list(args)
+        bad[i] = 1
+        with pytest.raises(TypeError, match=name):
+            core.FireTables(*bad)
+    protection = list(args[5])
+    protection[0] = ["elbow"]
+    with pytest.raises(ValueError, match="protection.partial_building"):
+        core.FireTables(*args[:5], tuple(protection), args[6])
+    numbers = list(args[6])
+    numbers[1] = -1.0
+    with pytest.raises(ValueError, match="mech_down_radius_inches"):
+        core.FireTables(*args[:6], tuple(numbers))
+    assert action_from_dict(unit.action) if unit.action else True
+
+
+def _table_args(before: dict[str, Any]) -> tuple[Any, ...]:
+    from wargym.native.no_quarter import fire
+
+    captured: dict[str, tuple[Any, ...]] = {}
+    real = fire.core.FireTables
+
+    class Capture:
+        def __init__(self, *args: Any) -> None:
+            captured["args"] = args
+
+    fire.core.FireTables = Capture
+    try:
+        fire.fire_tables(Battle.from_dict(before, check=False).battlefield)
+    finally:
+        fire.core.FireTables = real
+    return captured["args"]
