@@ -48,29 +48,20 @@ from _units import (  # noqa: E402
 
 SWEEP = int(os.environ.get("WARGYM_FIRE_SWEEP", "0"))
 GAMES = SWEEP or len(option_variants())  # every option variant once (skirmish_games cycles them)
-DECISIONS = 90  # decisions per skirmish in CI
+DECISIONS = 60  # decisions per skirmish in CI
 PAD = (3, 5, 2, 6, 1, 4) * 10  # faces after a unit's own, for a unit replayed under edited tables
 
 
-@functools.cache
-def _tables(battlefield: str, rules: RulesOptions) -> Any:
-    reference = Battle.from_dict(_reference_doc(battlefield), check=False)
-    return fire_tables(reference.battlefield, load_rules(rules))
-
-
-@functools.cache
-def _reference_doc(battlefield: str) -> dict[str, Any]:
-    return _BATTLEFIELDS[battlefield]
-
-
-_BATTLEFIELDS: dict[str, dict[str, Any]] = {}
+_TABLES: dict[tuple[str, str], Any] = {}
 
 
 def tables_of(before: dict[str, Any]) -> Any:
-    key = json.dumps(before["battlefield"], sort_keys=True)
-    _BATTLEFIELDS.setdefault(key, before)
-    options = Battle.from_dict(before, check=False).options
-    return _tables(key, options.rules)
+    """The FireTables of a document's battlefield and rules options (built once per pair)."""
+    key = (json.dumps(before["battlefield"]), json.dumps(before["options"].get("rules")))
+    if key not in _TABLES:
+        reference = Battle.from_dict(before, check=False)
+        _TABLES[key] = fire_tables(reference.battlefield, load_rules(reference.options.rules))
+    return _TABLES[key]
 
 
 def run_native(unit: Unit) -> tuple[dict[str, Any], list[dict[str, Any]], int, Any]:
