@@ -13,6 +13,7 @@
 #include "../sight_movement/movement_bindings.hpp"
 #include "actions_bindings.hpp"
 #include "fire_group_rules.hpp"
+#include "consequences.hpp"
 #include "flow_fire.hpp"
 #include "flow_fire_bindings.hpp"
 #include "luck.hpp"
@@ -180,6 +181,70 @@ void bind_fire(nb::module_& g) {
           "battle"_a.none(), "tables"_a.none(), "action"_a.none(), "dice"_a.none(),
           "One engine unit at the fire frame on top: fire_step (action None) or fire_act(action_to_dict); "
           "returns the events.");
+    m.def("consequence",
+          [](nb::handle battle, nb::handle tables, nb::handle what, nb::handle mech, nb::handle other,
+             nb::handle path, nb::handle dice) {
+              Battle& b = battle_arg(battle);
+              const RulesTables& t = tables_arg(tables);
+              wargym::Dice* d = nullptr;
+              wargym::ScriptedDice* scripted = nullptr;
+              if (!nb::try_cast(dice, scripted, false) || !scripted) wrong_type("dice", "a native ScriptedDice", dice);
+              d = scripted;
+              if (!PyUnicode_Check(what.ptr())) wrong_type("what", "a text", what);
+              const std::string name = nb::borrow<nb::str>(what).c_str();
+              const auto id = integer(mech, "mech", 0, std::numeric_limits<std::int64_t>::max());
+              if (!b.mech(id)) throw wargym::ArgumentError("mech", "mech: no mech " + std::to_string(id));
+              std::optional<std::int64_t> other_id;
+              if (!other.is_none()) {
+                  other_id = integer(other, "other", 0, std::numeric_limits<std::int64_t>::max());
+                  if (!b.mech(*other_id)) throw wargym::ArgumentError("other", "other: no mech " + std::to_string(*other_id));
+              }
+              std::vector<Point> points;
+              if (!path.is_none()) {
+                  if (!PyList_Check(path.ptr())) wrong_type("path", "a list of (x, y)", path);
+                  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(path.ptr()); ++i) {
+                      nb::handle p = PyList_GET_ITEM(path.ptr(), i);
+                      if (!PyTuple_Check(p.ptr()) || PyTuple_GET_SIZE(p.ptr()) != 2) wrong_type("path", "a list of (x, y)", path);
+                      points.push_back({real(PyTuple_GET_ITEM(p.ptr(), 0), "path"), real(PyTuple_GET_ITEM(p.ptr(), 1), "path")});
+                  }
+              }
+              Battle work = b.clone();
+              ListSink sink;
+              Ctx ctx(work, *d);
+              ctx.rules = &t;
+              ctx.sink = &sink;
+              Mech& m = const_cast<Mech&>(*work.mech(id));
+              const Mech* o = other_id ? work.mech(*other_id) : nullptr;
+              const Ids enemies = other_id ? Ids{*other_id} : Ids{};
+              if (name == "duck_back") {
+                  duck_back(ctx, m, o, "test");
+              } else if (name == "leave_battlefield") {
+                  leave_battlefield(ctx, m, "test", enemies);
+              } else if (name == "remove") {
+                  remove(ctx, m, Removal::destroyed);
+              } else if (name == "pilot_killed") {
+                  pilot_killed(ctx, m, "test");
+              } else if (name == "pilot_test") {
+                  pilot_test(ctx, m);
+              } else if (name.rfind("critical_hit:", 0) == 0) {
+                  const auto loc = kLocation.find(std::string_view(name).substr(13));
+                  if (!loc) throw wargym::ArgumentError("what", "what: no such location");
+                  critical_hit(ctx, m, *loc);
+              } else if (name == "cross_flames") {
+                  if (points.size() < 2) throw wargym::ArgumentError("path", "path: two points at least");
+                  cross_flames(ctx, m, points);
+              } else {
+                  throw wargym::ArgumentError("what", "what: " + name + " is not a consequence");
+              }
+              b = std::move(work);
+              nb::list out;
+              for (const auto& e : sink.events) out.append(nb::cast(e));
+              return out;
+          },
+          "battle"_a.none(), "tables"_a.none(), "what"_a.none(), "mech"_a.none(), "other"_a.none(),
+          "path"_a.none(), "dice"_a.none(),
+          "A consequences.py function on mech (other: the cause / enemy; what: duck_back, leave_battlefield, "
+          "remove, pilot_killed, pilot_test, critical_hit:<location>, cross_flames along path); returns the events.");
     m.def("fire_options",
           [](nb::handle battle, nb::handle tables) {
               const Battle& b = battle_arg(battle);
