@@ -34,8 +34,12 @@ WHATS = ("duck_back", "leave_battlefield", "remove", "pilot_killed", "pilot_test
          *(f"critical_hit:{loc.value}" for loc in Location), "cross_flames")  # fmt: skip
 
 
-def reference(doc: dict[str, Any], what: str, mech: int, other: int | None,
-              path: list[tuple[float, float]] | None, faces: list[int]) -> tuple[Any, ...]:  # fmt: skip
+Path2 = list[tuple[float, float]] | None
+
+
+def reference(
+    doc: dict[str, Any], what: str, mech: int, other: int | None, path: Path2, faces: list[int]
+) -> tuple[Any, ...]:
     battle = Battle.from_dict(doc, check=False)
     dice = ScriptedDice(list(faces))
     ctx = Ctx(battle, dice, game.rules_of(battle))
@@ -59,8 +63,9 @@ def reference(doc: dict[str, Any], what: str, mech: int, other: int | None,
     return battle.to_dict(), [e.to_dict() for e in ctx.log], len(dice.used)
 
 
-def native(doc: dict[str, Any], what: str, mech: int, other: int | None,
-           path: list[tuple[float, float]] | None, faces: list[int]) -> tuple[Any, ...]:  # fmt: skip
+def native(
+    doc: dict[str, Any], what: str, mech: int, other: int | None, path: Path2, faces: list[int]
+) -> tuple[Any, ...]:
     battle = battle_from_dict(doc, check=False)
     dice = _core.ScriptedDice(list(faces))
     events = core.consequence(battle, tables_of(doc), what, mech, other, path, dice)

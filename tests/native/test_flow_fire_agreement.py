@@ -17,8 +17,8 @@ import json
 import os
 import sys
 from collections import Counter
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,11 +26,11 @@ import pytest
 from wargym.native import _core
 from wargym.native.no_quarter import battle_from_dict
 from wargym.native.no_quarter.fire import core, fire_tables
+from wargym.rules.dice import ScriptedDice
 from wargym.rules.no_quarter.battle import game
 from wargym.rules.no_quarter.battle.actions import action_from_dict, action_to_dict
-from wargym.rules.no_quarter.battle.state import Battle
-from wargym.rules.dice import ScriptedDice
 from wargym.rules.no_quarter.battle.flow import Ctx
+from wargym.rules.no_quarter.battle.state import Battle
 from wargym.rules.no_quarter.forces.data import NoQuarterRules, RulesOptions, load_rules
 from wargym.rules.no_quarter.forces.data_loaders import frozen
 from wargym.rules.no_quarter.forces.vocab import Location
@@ -87,7 +87,9 @@ def _short(games: Iterator[Game], decisions: int) -> Iterator[Game]:
 @functools.cache
 def _units() -> tuple[Unit, ...]:
     decisions = 250 if SWEEP else DECISIONS
-    found = record_units(_short(skirmish_games(GAMES, seed=11), decisions), kinds={"fire"}, per_kind=10**6)
+    found = record_units(
+        _short(skirmish_games(GAMES, seed=11), decisions), kinds={"fire"}, per_kind=10**6
+    )
     missions = record_units(mission_games(seed=5, decisions=40), kinds={"fire"}, per_kind=10**6)
     return (*found.get("fire", []), *missions.get("fire", []))
 
@@ -128,7 +130,9 @@ def test_the_options_at_every_assign_fire_decision() -> None:
     assert compared > 0
 
 
-def replay_in_reference(unit: Unit, rules: NoQuarterRules) -> tuple[dict[str, Any], list[dict[str, Any]], int, Any]:
+def replay_in_reference(
+    unit: Unit, rules: NoQuarterRules
+) -> tuple[dict[str, Any], list[dict[str, Any]], int, Any]:
     battle = Battle.from_dict(unit.before, check=False)
     dice = ScriptedDice(list(unit.faces))
     ctx = Ctx(battle, dice, rules)
@@ -138,9 +142,13 @@ def replay_in_reference(unit: Unit, rules: NoQuarterRules) -> tuple[dict[str, An
 
 
 def test_edited_tables_change_both_engines_alike() -> None:
-    """A wider Mech Down radius and a flamer hitting harder change both engines the same way."""
-    losses = [u for u in _units() if _not_ported_reason(u) is None
-              and any(e["type"] in ("MechRemoved", "DamageRolled") for e in u.events)][:60]  # fmt: skip
+    """A wider Mech Down radius and every hit on the head change both engines the same way."""
+    hurt = ("MechRemoved", "DamageRolled")
+    losses = [
+        u
+        for u in _units()
+        if _not_ported_reason(u) is None and any(e["type"] in hurt for e in u.events)
+    ][:60]
     assert losses
     base = load_rules()
     edited = dataclasses.replace(
@@ -155,7 +163,9 @@ def test_edited_tables_change_both_engines_alike() -> None:
             continue
         tables = fire_tables(Battle.from_dict(unit.before, check=False).battlefield, edited)
 
-        def native(u: Unit, tables: Any = tables) -> tuple[dict[str, Any], list[dict[str, Any]], int, Any]:
+        def native(
+            u: Unit, tables: Any = tables
+        ) -> tuple[dict[str, Any], list[dict[str, Any]], int, Any]:
             battle = battle_from_dict(u.before, check=False)
             dice = _core.ScriptedDice(list(u.faces))
             events = core.fire_unit(battle, tables, u.action, dice)
@@ -163,7 +173,15 @@ def test_edited_tables_change_both_engines_alike() -> None:
 
         padded = Unit(unit.label, unit.kind, unit.action, unit.before, (*unit.faces, *PAD), (), {})
         after, events, used, _ = replay_in_reference(padded, edited)  # the edit may roll more
-        again = Unit(unit.label, unit.kind, unit.action, unit.before, padded.faces[:used], tuple(events), after)
+        again = Unit(
+            unit.label,
+            unit.kind,
+            unit.action,
+            unit.before,
+            padded.faces[:used],
+            tuple(events),
+            after,
+        )
         assert check_unit(again, native) is None
         changed += after != unit.after
     assert changed > 0
@@ -182,6 +200,15 @@ def test_bad_input() -> None:
         core.fire_unit(battle, tables, None, [1, 2])
     with pytest.raises((TypeError, ValueError), match="action"):
         core.fire_unit(battle, tables, {"type": "Nope"}, dice)
+    assert battle.to_dict() == unit.before and not dice.used  # a call that raised changed nothing
+    luck = next((u for u in _units() if _not_ported_reason(u) == "luck"), None)
+    if luck is not None:  # a choice under luck's guard: the battle is left as it was
+        held = battle_from_dict(luck.before, check=False)
+        with pytest.raises(NotImplementedError):
+            core.fire_unit(
+                held, tables_of(luck.before), luck.action, _core.ScriptedDice(list(luck.faces))
+            )
+        assert held.to_dict() == luck.before
     with pytest.raises(TypeError, match="tables"):
         core.fire_options(battle, None)
     empty = battle_from_dict({**unit.before, "frames": []}, check=False)
@@ -190,7 +217,9 @@ def test_bad_input() -> None:
     with pytest.raises(ValueError, match="battle"):
         core.fire_unit(empty, tables, None, dice)
     args = list(_table_args(unit.before))
-    for i, name in enumerate(("combat", "rules", "sight", "cover", "move", "protection", "numbers")):
+    for i, name in enumerate(
+        ("combat", "rules", "sight", "cover", "move", "protection", "numbers")
+    ):
         bad = list(args)
         bad[i] = 1
         with pytest.raises(TypeError, match=name):
