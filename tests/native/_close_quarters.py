@@ -1,7 +1,7 @@
 """Games that reach the REACT, CHARGE, MELEE and CHARGES frames often (for the native flow tests).
 
 Random skirmishes rarely charge: here each skirmish (every option variant in turn, 1-3 mechs a
-side, Stars, every faction) is played on an open battlefield with the two sides set 4-7" apart
+side, Stars, every faction) is played on an open battlefield with the two sides set 1.6-5.5" apart
 facing each other, and some mechs' ranged weapons knocked out, so that charges (several at one
 target among them), melees and the reaction tests they cause come up in a few decisions.
 """
@@ -38,7 +38,8 @@ def close_games(games: int, seed: int = 0, decisions: int = 120) -> Iterator[Gam
             if (g + i) % 2 == 0:
                 m.inoperable.extend(m.operable_ranged_weapons)
         for i, m in enumerate(reds):
-            m.pos, m.heading = (12.0 + 3.0 * i + (g % 3) * 0.7, 24.0 + (g % 4)), 270.0
+            gap = (1.6, 2.4, 4.0, 5.5)[g % 4]
+            m.pos, m.heading = (12.0 + 3.0 * i + (g % 3) * 0.7, 20.0 + gap), 270.0
             if (g + i) % 3 == 0:
                 m.inoperable.extend(m.operable_ranged_weapons)
         yield Game(f"close {g} (seed {seed + g})", battle, dice, rng, decisions)

@@ -1,4 +1,4 @@
-"""The native REACT handler (flow_react.cpp, consequences.cpp) agrees with the reference unit by unit.
+"""The native REACT handler (flow_react.cpp, consequences.cpp) agrees with the reference per unit.
 
 Every recorded react unit (tests/native/_units.py: a react_step or a FreeWill act) of skirmishes
 over every option variant, of close-quarters skirmishes (tests/native/_close_quarters.py: melee
@@ -35,7 +35,7 @@ GAMES = int(os.environ.get("WARGYM_REACT_SWEEP", "0")) or len(option_variants())
 def _units() -> tuple[Unit, ...]:
     kinds = {"react"}
     found = record_units(skirmish_games(GAMES, seed=21), kinds=kinds, per_kind=10_000)
-    close = record_units(close_games(len(option_variants()), seed=301), kinds=kinds, per_kind=10_000)
+    close = record_units(close_games(GAMES, seed=301), kinds=kinds, per_kind=10_000)
     missions = record_units(mission_games(seed=7), kinds=kinds, per_kind=10_000)
     return (*found.get("react", []), *close.get("react", []), *missions.get("react", []))
 
