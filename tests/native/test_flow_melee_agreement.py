@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _close_quarters import close_games  # noqa: E402
+from _close_quarters import close_games, several_chargers_games  # noqa: E402
 from _flow_melee_units import (  # noqa: E402
     compare_options,
     not_ported,
@@ -41,7 +41,8 @@ GAMES = int(os.environ.get("WARGYM_MELEE_SWEEP", "0")) or len(option_variants())
 @functools.cache
 def _units() -> tuple[Unit, ...]:
     found = record_units(close_games(GAMES, seed=101), kinds=KINDS, per_kind=10_000)
-    return tuple(u for kind in sorted(KINDS) for u in found.get(kind, []))
+    several = record_units(several_chargers_games(12, seed=0), kinds=KINDS, per_kind=10_000)
+    return tuple(u for f in (found, several) for kind in sorted(KINDS) for u in f.get(kind, []))
 
 
 def test_every_charge_melee_and_charges_unit_agrees() -> None:
@@ -63,12 +64,14 @@ def test_every_charge_melee_and_charges_unit_agrees() -> None:
     assert not problems, f"{len(problems)} of {len(units)} units differ; first: {problems[:3]}"
     for wanted in ("charge declare step", "melee declare step", "melee declare DeclareMelee"):
         assert seen[wanted], seen
-    assert any(k.startswith("charges ") for k in seen), seen
+    assert any(k.startswith("charges ") for k in seen) and seen["charges  ChooseMech"], seen
+    # both several_chargers choices were played
+    assert {u.before["options"]["several_chargers"] for u in units} == {"split", "one_by_one"}
 
 
 def test_the_options_at_every_melee_and_charges_decision() -> None:
     compared = compare_options(_units(), {"melee_declare", "choose_mech"}, {"melee", "charges"})
-    assert compared["melee_declare"] > 0, compared
+    assert compared["melee_declare"] > 0 and compared["choose_mech"] > 0, compared
 
 
 def test_a_wrong_table_number_is_caught() -> None:

@@ -60,6 +60,10 @@ def test_every_react_unit_agrees() -> None:
                 seen[f"{e['test']} {e['result']}{' free will' if e['free_will'] else ''}"] += 1
     assert not problems, f"{len(problems)} of {len(units)} units differ; first: {problems[:3]}"
     assert seen["step"] and seen["FreeWill"], seen
+    # every choice of the options the handler reads was played
+    for option, values in (("star_free_will", {True, False}), ("lucky", {"choose", "auto", "off"}),
+                           ("reaction_fire_once_per_enemy", {True, False})):  # fmt: skip
+        assert {u.before["options"][option] for u in units} == values, option
     for result in ("carry_on", "duck_back", "fire"):
         assert any(k.endswith(result) or f" {result} " in f"{k} " for k in seen), (result, seen)
 
