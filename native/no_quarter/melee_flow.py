@@ -5,7 +5,8 @@ The core reads no YAML: :func:`melee_flow_tables` hands it what the fire handler
 17.2.1's protected locations, the Mech Down radius, the flamer's Impact, the flame template,
 Duck Back's 6", the aim offset: ``wargym.native.no_quarter.fire.fire_tables``) plus the
 charge's stage distance (``rules.charge.stage_distance_inches``) and the most attackers per
-target (``rules.multiple_melee.max_attackers_per_target``).
+target (``rules.multiple_melee.max_attackers_per_target``) and the highest face a melee die
+scores a success with (read off ``wargym.rules.dice.successes``).
 
 >>> import numpy as np
 >>> from wargym.rules.dice import RandomDice
@@ -21,6 +22,7 @@ from typing import Any
 
 from wargym.native import _core
 from wargym.native.no_quarter.fire import fire_tables
+from wargym.rules.dice import successes
 from wargym.rules.no_quarter.battlefield.terrain import Battlefield
 from wargym.rules.no_quarter.forces.data import NoQuarterRules, load_rules
 
@@ -35,4 +37,10 @@ def melee_flow_tables(bf: Battlefield, rules: NoQuarterRules | None = None) -> A
         fire_tables(bf, rules),
         float(rules.charge.stage_distance_inches),
         rules.multiple_melee.max_attackers_per_target,
+        success_face(),
     )
+
+
+def success_face() -> int:
+    """The highest d6 face :func:`~wargym.rules.dice.successes` counts (§5.2), read off it."""
+    return max(face for face in range(1, 7) if successes((face,)) == 1)

@@ -79,7 +79,7 @@ def test_a_wrong_table_number_is_caught() -> None:
     units = [u for u in _units() if u.kind == "charge" and not_ported(u) is None and u.events]
     assert units
     assert check_unit(units[0], run_native) is None
-    wrong = core.with_charge_numbers(tables_of(units[0].before), 0.0, 0)
+    wrong = core.with_charge_numbers(tables_of(units[0].before), 0.0, 0, 3)
     differs = 0
     for unit in units:
         battle = battle_from_dict(unit.before, check=False)
@@ -117,12 +117,14 @@ def test_bad_input() -> None:
     with pytest.raises(ValueError, match="battle"):
         core.unit(empty, tables, None, dice)
     with pytest.raises(TypeError, match="tables"):
-        core.with_charge_numbers(None, 3.0, 3)
+        core.with_charge_numbers(None, 3.0, 3, 3)
     with pytest.raises(TypeError, match="stage_distance_inches"):
-        core.with_charge_numbers(tables, "3", 3)
+        core.with_charge_numbers(tables, "3", 3, 3)
     with pytest.raises(ValueError, match="stage_distance_inches"):
-        core.with_charge_numbers(tables, -1.0, 3)
+        core.with_charge_numbers(tables, -1.0, 3, 3)
     with pytest.raises(ValueError, match="max_attackers_per_target"):
-        core.with_charge_numbers(tables, 3.0, -1)
+        core.with_charge_numbers(tables, 3.0, -1, 3)
     with pytest.raises(TypeError, match="max_attackers_per_target"):
-        core.with_charge_numbers(tables, 3.0, None)
+        core.with_charge_numbers(tables, 3.0, None, 3)
+    with pytest.raises(ValueError, match="success_face"):
+        core.with_charge_numbers(tables, 3.0, 3, 7)

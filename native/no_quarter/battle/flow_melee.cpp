@@ -54,9 +54,10 @@ bool has_jump_jets(const Mech& mech) {
     return false;
 }
 
-// rules/dice.py successes: the d6 scoring 1, 2 or 3 (§5.2); the 3 is dice.py's, not a table's.
-std::int64_t successes(const std::vector<int>& faces) {
-    return std::count_if(faces.begin(), faces.end(), [](int f) { return f <= 3; });
+// rules/dice.py successes: the d6 scoring success_face or less (§5.2; the glue reads it off
+// dice.successes).
+std::int64_t successes(const RulesTables& rules, const std::vector<int>& faces) {
+    return std::count_if(faces.begin(), faces.end(), [&](int f) { return f <= rules.success_face; });
 }
 
 std::int64_t pass_count(const RulesTables& rules, const std::vector<int>& faces, std::int64_t target) {
@@ -98,7 +99,7 @@ std::optional<std::size_t> several_chargers(const Battle& battle) {
     return std::nullopt;
 }
 
-double gap_of(const RulesTables& rules) { return rules.charge_stage_distance_inches; }
+double gap_of(const RulesTables& rules) { return rules.charge_stage_distance; }
 
 bool stopped(const Mech& charger) { return charger.removed.has_value() || charger.prone || charger.speed <= 0; }
 
@@ -339,11 +340,11 @@ std::int64_t dice_for(const Ctx& ctx, const MeleeFrame& frame, const Mech& mech,
 // (D26). Ported here: luck.hpp (helper M's) does not declare it.
 std::pair<std::vector<int>, std::vector<int>> lucky_melee(Ctx& ctx, const Mech& attacker, const Mech& defender,
                                                           std::vector<int> a_faces, std::vector<int> d_faces) {
-    const std::int64_t a_lead = successes(a_faces) - successes(d_faces);
+    const std::int64_t a_lead = successes(rules_of(ctx), a_faces) - successes(rules_of(ctx), d_faces);
     LuckyInfo a_info;
     a_info.lost = a_lead < 0;
     a_faces = offer_lucky(ctx, attacker, "melee", a_faces, a_lead <= 0, defender.id, a_info);
-    const std::int64_t d_lead = successes(d_faces) - successes(a_faces);
+    const std::int64_t d_lead = successes(rules_of(ctx), d_faces) - successes(rules_of(ctx), a_faces);
     LuckyInfo d_info;
     d_info.lost = d_lead < 0;
     d_faces = offer_lucky(ctx, defender, "melee", d_faces, d_lead <= 0, attacker.id, d_info);
@@ -360,7 +361,7 @@ void melee_round(Ctx& ctx, FrameRef ref, Mech& attacker, Mech& defender) {
     std::vector<int> a_rolled = ctx.dice.roll(a_dice);
     std::vector<int> d_rolled = ctx.dice.roll(d_dice);
     auto [a_faces, d_faces] = lucky_melee(ctx, attacker, defender, std::move(a_rolled), std::move(d_rolled));  // D26
-    const std::int64_t a_succ = successes(a_faces), d_succ = successes(d_faces);
+    const std::int64_t a_succ = successes(rules_of(ctx), a_faces), d_succ = successes(rules_of(ctx), d_faces);
     Mech* winner = a_succ == d_succ ? nullptr : (a_succ > d_succ ? &attacker : &defender);
     const std::int64_t margin = a_succ > d_succ ? a_succ - d_succ : d_succ - a_succ;
     ctx.emit(events::MeleeRound{attacker.id, defender.id, ints(a_faces), a_succ, ints(d_faces), d_succ,

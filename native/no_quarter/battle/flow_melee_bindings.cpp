@@ -89,19 +89,21 @@ void bind_melee_flow(nb::module_& g) {
     nb::module_ m = g.def_submodule(
         "melee_flow", "The REACT, CHARGE, MELEE and CHARGES handlers (flow_react.hpp, flow_melee.hpp, flow_charges.hpp).");
     m.def("with_charge_numbers",
-          [](nb::handle tables, nb::handle stage, nb::handle most) {
+          [](nb::handle tables, nb::handle stage, nb::handle most, nb::handle face) {
               RulesTables t = tables_arg(tables);
               const double gap = real(stage, "stage_distance_inches");
               if (!(gap >= 0.0)) {
                   throw wargym::ArgumentError("stage_distance_inches", "stage_distance_inches: expected a number >= 0");
               }
-              t.charge_stage_distance_inches = gap;
+              t.charge_stage_distance = gap;
               t.max_attackers_per_target = integer(most, "max_attackers_per_target", 0, 1'000'000);
+              t.success_face = static_cast<std::int32_t>(integer(face, "success_face", 0, 6));
               return t;
           },
           "tables"_a.none(), "stage_distance_inches"_a.none(), "max_attackers_per_target"_a.none(),
-          "A copy of tables with rules.charge.stage_distance_inches and "
-          "rules.multiple_melee.max_attackers_per_target set.");
+          "success_face"_a.none(),
+          "A copy of tables with rules.charge.stage_distance_inches, "
+          "rules.multiple_melee.max_attackers_per_target and dice.successes' highest face set.");
     m.def("unit",
           [](nb::handle battle, nb::handle tables, nb::handle action, nb::handle dice) {
               Battle& b = battle_arg(battle);

@@ -31,8 +31,10 @@ struct RulesTables {
     double duck_back_max = 0.0;               // consequences.DUCK_BACK_MAX (§15.2.4.1)
     double aim_offset = 0.0;                  // buildings.AIM_OFFSET (aim_point, §19.4.2)
     FlameSizes flames;                        // terrain_config() flame_strip_width, flame_circle_diameter
-    double charge_stage_distance_inches = 0.0;  // rules.charge.stage_distance_inches (§18.2)
-    std::int64_t max_attackers_per_target = 0;  // rules.multiple_melee.max_attackers_per_target (§18.3.4)
+    // flow_melee / flow_react (helper L; the same names as helper K's lines: keep one of each):
+    double charge_stage_distance = 0.0;       // rules.charge.stage_distance_inches (§18.2)
+    std::int64_t max_attackers_per_target = 0;  // rules.multiple_melee.max_attackers_per_target
+    std::int32_t success_face = 0;            // dice.successes: a d6 this or lower scores (§5.2)
 };
 
 }  // namespace wargym::no_quarter
