@@ -28,6 +28,7 @@
 #include "numpy_random_bindings.hpp"
 #include "no_quarter/forces/setup_bindings.hpp"
 #include "no_quarter/battle/flow_fire_bindings.hpp"
+#include "no_quarter/battle/flow_melee_bindings.hpp"
 
 namespace nb = nanobind;
 // no_quarter/battle/actions_bindings.hpp (not included: its vocab Side clashes with sight.hpp's)
@@ -580,4 +581,5 @@ NB_MODULE(_core, m) {
     nq::bind_game(g);  // the game API: turn/phase/group handlers (battle/game_bindings.cpp)
     nq::bind_fire(g);  // the FIRE handler and consequences (battle/flow_fire_bindings.cpp)
     nq::bind_luck(g);  // luck.py pause reading (battle/luck_bindings.cpp)
+    nq::bind_melee_flow(g);  // REACT, CHARGE, MELEE, CHARGES (battle/flow_melee_bindings.cpp)
 }

@@ -9,6 +9,8 @@
 #include "../sight_movement/bumping.hpp"
 #include "flow_fire.hpp"
 #include "flow_mech_moves.hpp"
+#include "flow_melee.hpp"
+#include "flow_react.hpp"
 #include "flow_turn.hpp"
 #include "luck.hpp"
 
@@ -64,6 +66,8 @@ const Procedures& game_procedures() {
         Procedures p;
         register_turn(p);   // flow_turn: turn, phase, group
         register_fire(p);   // flow_fire: fire
+        register_react(p);  // flow_react: react
+        register_melee(p);  // flow_melee, flow_charges: charge, melee, charges
         register_luck(p);   // luck: pause
         register_game(p);   // game._eliminated's BattleEnded
         return p;

@@ -34,6 +34,10 @@ struct RulesTables {
     double aim_offset = 0.0;                  // buildings.AIM_OFFSET (aim_point, §19.4.2)
     FlameSizes flames;                        // terrain_config() flame_strip_width, flame_circle_diameter
     double lucky_kill_fraction = 0.0;         // luck.KILL_FRACTION (the automatic Lucky rule)
+    // flow_melee / flow_react, flow_mech / flow_move:
+    double charge_stage_distance = 0.0;       // rules.charge.stage_distance_inches (§18.2)
+    std::int64_t max_attackers_per_target = 0;  // rules.multiple_melee.max_attackers_per_target
+    std::int32_t success_face = 0;            // dice.successes: a d6 this or lower scores (§5.2)
 };
 
 }  // namespace wargym::no_quarter
