@@ -54,10 +54,12 @@ public:
 
 struct Ctx;
 
-// flow.Handler: what each frame kind implements (options: when the actions exist).
+// flow.Handler: what each frame kind implements.
 struct Handler {
     void (*step)(Ctx&, FrameRef) = nullptr;
     void (*act)(Ctx&, FrameRef, const Action&) = nullptr;
+    // Handler.options(battle, rules, frame): the legal actions at the frame's decision (wave 2).
+    std::vector<Action> (*options)(const Battle&, const RulesTables&, FrameRef) = nullptr;
 };
 
 // game.HANDLERS and the procedures game._run calls around them.
