@@ -32,6 +32,7 @@ namespace nb = nanobind;
 // no_quarter/battle/actions_bindings.hpp (not included: its vocab Side clashes with sight.hpp's)
 namespace wargym::no_quarter { void bind_actions(nanobind::module_& g); }
 namespace wargym::no_quarter { void bind_codec(nanobind::module_& g); }  // no_quarter/envs/codec_bindings.cpp
+namespace wargym::no_quarter { void bind_flow_mech(nanobind::module_& g); }  // no_quarter/battle/flow_mech_bindings.cpp
 using namespace nb::literals;
 
 #ifdef WARGYM_FUZZ
@@ -574,4 +575,5 @@ NB_MODULE(_core, m) {
     wargym::bind_numpy_random(m);  // numpy_random_bindings.cpp
     nq::bind_setup(g);             // no_quarter/forces/setup_bindings.cpp
     nq::bind_codec(g);
+    nq::bind_flow_mech(g);  // battle/flow_mech_bindings.cpp (MECH, INSIGHT handlers)
 }

@@ -1,0 +1,151 @@
+"""The native MECH and INSIGHT handlers against the reference, unit by unit (flow_mech, flow_move).
+
+Every recorded mech and insight unit of real skirmishes (every option variant of
+``_units.option_variants``) and of the shipped missions runs natively from its ``before``
+document with the reference's d6 faces; events, the document after and the faces consumed
+must agree (``_units.check_unit``). The legal options of every mech and insight decision are
+compared in order too. Units that reach a procedure not ported yet (``NotPorted``: a mission's
+exits, PEFs, waiting charges, a building attack) are counted and must stay a minority.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wargym.native.no_quarter import battle_from_dict
+from wargym.native.no_quarter.flow_mech import core, rules_tables, success_face
+from wargym.rules.dice import successes
+from wargym.rules.no_quarter.battle import game
+from wargym.rules.no_quarter.battle.actions import action_to_dict
+from wargym.rules.no_quarter.battle.state import Battle
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _units import Unit, check_unit, mission_games, record_units, skirmish_games  # noqa: E402
+
+KINDS = {"mech", "insight"}
+GAMES = int(os.environ.get("WARGYM_FLOW_MECH_GAMES", "24"))
+PER_KIND = int(os.environ.get("WARGYM_FLOW_MECH_UNITS", "400"))
+
+_tables: dict[str, Any] = {}
+
+
+def _tables_for(before: dict[str, Any]) -> Any:
+    """RulesTables per battlefield and rule set (the reference's battle of ``before``)."""
+    key = repr((before["battlefield"], before["options"]))
+    found = _tables.get(key)
+    if found is None:
+        battle = Battle.from_dict(before, check=False)
+        found = rules_tables(battle.battlefield, game.rules_of(battle))
+        _tables[key] = found
+    return found
+
+
+def _run_native(unit: Unit) -> tuple[dict[str, Any], list[dict[str, Any]], int, Any]:
+    native = battle_from_dict(unit.before, check=False)
+    events, used = core.run_unit(native, _tables_for(unit.before), list(unit.faces), unit.action)
+    return native.to_dict(), [e.to_dict() for e in events], used, None
+
+
+@pytest.fixture(scope="module")
+def units() -> dict[str, list[Unit]]:
+    found = record_units(skirmish_games(GAMES, seed=11), kinds=KINDS, per_kind=PER_KIND)
+    more = record_units(mission_games(seed=2, decisions=40), kinds=KINDS, per_kind=PER_KIND // 4)
+    for kind, extra in more.items():
+        found.setdefault(kind, []).extend(extra)
+    return found
+
+
+def _agree(units: list[Unit]) -> tuple[int, int, list[str]]:
+    ok, skipped, wrong = 0, 0, []
+    for unit in units:
+        try:
+            problem = check_unit(unit, _run_native)
+        except Exception as e:  # a procedure not ported yet is counted, anything else fails
+            if "not ported" not in str(e):
+                raise
+            skipped += 1
+            continue
+        if problem is None:
+            ok += 1
+        else:
+            wrong.append(problem)
+    return ok, skipped, wrong
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_units_agree(units: dict[str, list[Unit]], kind: str) -> None:
+    ok, skipped, wrong = _agree(units[kind])
+    assert not wrong, f"{len(wrong)} of {len(units[kind])} {kind} units differ; first: {wrong[0]}"
+    assert ok > 0 and skipped < ok, (ok, skipped)
+
+
+def _decisions() -> list[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
+    """(label, document, reference options) at mech and insight decisions of real games."""
+    out = []
+    for g in skirmish_games(max(6, GAMES // 3), seed=5):
+        battle = g.battle
+        for step in range(g.max_decisions):
+            if battle.over:
+                break
+            legal = game.legal_actions(battle)
+            frame = battle.frames[-1]
+            if frame["kind"] in KINDS:
+                raw = game.HANDLERS[frame["kind"]].options(battle, game.rules_of(battle), frame)
+                out.append((f"{g.label} decision {step}", battle.to_dict(), [action_to_dict(a) for a in raw]))
+            game.play(battle, legal[int(g.rng.integers(len(legal)))], g.dice)
+    return out
+
+
+def test_options_agree() -> None:
+    checked = skipped = 0
+    kinds: set[str] = set()
+    for label, doc, ref in _decisions():
+        native = battle_from_dict(doc, check=False)
+        try:
+            mine = core.options(native, _tables_for(doc))
+        except Exception as e:
+            if "not ported" not in str(e):
+                raise
+            skipped += 1
+            continue
+        assert mine == ref, f"{label}: {doc['decision']}: {mine[:4]} ... vs {ref[:4]} ..."
+        kinds.add(doc["decision"]["kind"])
+        checked += 1
+    assert checked > 50 and skipped < checked, (checked, skipped)
+    assert {"mech_action", "face", "continue_move", "free_move"} <= kinds, kinds
+
+
+def test_tables_from_the_reference() -> None:
+    assert successes((success_face(),)) == 1 and successes((success_face() + 1,)) == 0
+
+
+def test_a_table_edit_changes_the_native_answer(units: dict[str, list[Unit]]) -> None:
+    """A wrong In Sight step (the check every 1") must make some insight-starting unit differ."""
+    movers = [u for u in units["mech"] if u.action and u.action.get("type") == "Move"]
+    differ = 0
+    for unit in movers[:200]:
+        battle = Battle.from_dict(unit.before, check=False)
+        wrong = rules_tables(battle.battlefield, game.rules_of(battle), in_sight_step=0.25)
+        native = battle_from_dict(unit.before, check=False)
+        try:
+            events, _ = core.run_unit(native, wrong, list(unit.faces) + [1] * 40, unit.action)
+        except Exception:
+            differ += 1
+            continue
+        if [e.to_dict() for e in events] != list(unit.events) or native.to_dict() != unit.after:
+            differ += 1
+    assert differ > 0
+
+
+def test_bad_input() -> None:
+    from wargym.native.errors import NativeArgumentError, NativeTypeError
+
+    with pytest.raises(NativeTypeError, match="battle"):
+        core.run_unit(None, None, [], None)
+    with pytest.raises(NativeTypeError, match="battle"):
+        core.options(1, None)
