@@ -10,7 +10,9 @@ exits, PEFs, waiting charges, a building attack) are counted and must stay a min
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,15 +23,27 @@ from wargym.native.no_quarter import battle_from_dict
 from wargym.native.no_quarter.flow_mech import core, rules_tables, success_face
 from wargym.rules.dice import successes
 from wargym.rules.no_quarter.battle import game
-from wargym.rules.no_quarter.battle.actions import action_to_dict
+from wargym.rules.no_quarter.battle.actions import Move, action_to_dict
 from wargym.rules.no_quarter.battle.state import Battle
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _units import Unit, check_unit, mission_games, record_units, skirmish_games  # noqa: E402
+from _units import (  # noqa: E402
+    Unit,
+    check_unit,
+    mission_games,
+    option_variants,
+    record_units,
+    skirmish_games,
+)
 
 KINDS = {"mech", "insight"}
-GAMES = int(os.environ.get("WARGYM_FLOW_MECH_GAMES", "24"))
-PER_KIND = int(os.environ.get("WARGYM_FLOW_MECH_UNITS", "400"))
+VARIANTS = len(option_variants())
+GAMES = int(os.environ.get("WARGYM_FLOW_MECH_GAMES", str(VARIANTS)))
+"""Skirmishes played: one per option variant (``skirmish_games`` cycles them), more for a sweep."""
+PER_GAME = int(os.environ.get("WARGYM_FLOW_MECH_UNITS", "14"))
+"""Units of each kind recorded per game."""
+DECISIONS = int(os.environ.get("WARGYM_FLOW_MECH_DECISIONS", "30"))
+"""Decisions played per game for the options comparison."""
 
 _tables: dict[str, Any] = {}
 
@@ -51,13 +65,42 @@ def _run_native(unit: Unit) -> tuple[dict[str, Any], list[dict[str, Any]], int, 
     return native.to_dict(), [e.to_dict() for e in events], used, None
 
 
+@contextlib.contextmanager
+def _few_moves() -> Iterator[None]:
+    """Random play that offers at most two moves a decision: stays, turns, Active Fire first,
+    charges and fights get chosen far more often than among dozens of moves."""
+    real = game.legal_actions
+
+    def thinned(battle: Battle) -> list[Any]:
+        legal = real(battle)
+        moves = [a for a in legal if isinstance(a, Move)]
+        return [a for a in legal if not isinstance(a, Move)] + moves[:2] if len(moves) > 2 else legal
+
+    game.legal_actions = thinned  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        game.legal_actions = real  # type: ignore[assignment]
+
+
 @pytest.fixture(scope="module")
 def units() -> dict[str, list[Unit]]:
-    found = record_units(skirmish_games(GAMES, seed=11), kinds=KINDS, per_kind=PER_KIND)
-    more = record_units(mission_games(seed=2, decisions=40), kinds=KINDS, per_kind=PER_KIND // 4)
-    for kind, extra in more.items():
-        found.setdefault(kind, []).extend(extra)
+    found: dict[str, list[Unit]] = {kind: [] for kind in KINDS}
+    games = [*skirmish_games(GAMES, seed=11), *mission_games(seed=2, decisions=40)]
+    for g in games:  # a few units of every game: every option variant is covered
+        for kind, extra in record_units([g], kinds=KINDS, per_kind=PER_GAME).items():
+            found[kind].extend(extra)
+    with _few_moves():
+        for g in skirmish_games(GAMES, seed=31):
+            for kind, extra in record_units([g], kinds=KINDS, per_kind=PER_GAME).items():
+                found[kind].extend(extra)
     return found
+
+
+def test_every_option_kind_is_covered(units: dict[str, list[Unit]]) -> None:
+    acted = {(u.kind, u.action["type"]) for kind in KINDS for u in units[kind] if u.action}
+    want = {("mech", t) for t in ("Move", "Stay", "Face", "FireFirst", "Charge")}
+    assert want | {("insight", "FreeMove"), ("insight", "ChooseMech")} <= acted, acted
 
 
 def _agree(units: list[Unit]) -> tuple[int, int, list[str]]:
@@ -87,17 +130,25 @@ def test_units_agree(units: dict[str, list[Unit]], kind: str) -> None:
 def _decisions() -> list[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
     """(label, document, reference options) at mech and insight decisions of real games."""
     out = []
-    for g in skirmish_games(max(6, GAMES // 3), seed=5):
-        battle = g.battle
-        for step in range(g.max_decisions):
-            if battle.over:
-                break
-            legal = game.legal_actions(battle)
-            frame = battle.frames[-1]
-            if frame["kind"] in KINDS:
-                raw = game.HANDLERS[frame["kind"]].options(battle, game.rules_of(battle), frame)
-                out.append((f"{g.label} decision {step}", battle.to_dict(), [action_to_dict(a) for a in raw]))
-            game.play(battle, legal[int(g.rng.integers(len(legal)))], g.dice)
+    for seed, thin in ((5, False), (41, True)):
+        for g in skirmish_games(GAMES, seed=seed):
+            with _few_moves() if thin else contextlib.nullcontext():
+                out.extend(_decisions_of(g))
+    return out
+
+
+def _decisions_of(g: Any) -> list[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
+    out = []
+    battle = g.battle
+    for step in range(DECISIONS):
+        if battle.over:
+            break
+        legal = game.legal_actions(battle)
+        frame = battle.frames[-1]
+        if frame["kind"] in KINDS:
+            raw = game.HANDLERS[frame["kind"]].options(battle, game.rules_of(battle), frame)
+            out.append((f"{g.label} decision {step}", battle.to_dict(), [action_to_dict(a) for a in raw]))
+        game.play(battle, legal[int(g.rng.integers(len(legal)))], g.dice)
     return out
 
 
