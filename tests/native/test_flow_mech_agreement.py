@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +74,9 @@ def _few_moves() -> Iterator[None]:
     def thinned(battle: Battle) -> list[Any]:
         legal = real(battle)
         moves = [a for a in legal if isinstance(a, Move)]
-        return [a for a in legal if not isinstance(a, Move)] + moves[:2] if len(moves) > 2 else legal
+        return (
+            [a for a in legal if not isinstance(a, Move)] + moves[:2] if len(moves) > 2 else legal
+        )
 
     game.legal_actions = thinned  # type: ignore[assignment]
     try:
@@ -147,7 +149,9 @@ def _decisions_of(g: Any) -> list[tuple[str, dict[str, Any], list[dict[str, Any]
         frame = battle.frames[-1]
         if frame["kind"] in KINDS:
             raw = game.HANDLERS[frame["kind"]].options(battle, game.rules_of(battle), frame)
-            out.append((f"{g.label} decision {step}", battle.to_dict(), [action_to_dict(a) for a in raw]))
+            out.append(
+                (f"{g.label} decision {step}", battle.to_dict(), [action_to_dict(a) for a in raw])
+            )
         game.play(battle, legal[int(g.rng.integers(len(legal)))], g.dice)
     return out
 
@@ -193,10 +197,35 @@ def test_a_table_edit_changes_the_native_answer(units: dict[str, list[Unit]]) ->
     assert differ > 0
 
 
-def test_bad_input() -> None:
+def test_bad_input(units: dict[str, list[Unit]]) -> None:
     from wargym.native.errors import NativeArgumentError, NativeTypeError
 
+    unit = units["mech"][0]
+    native = battle_from_dict(unit.before, check=False)
+    tables = _tables_for(unit.before)
     with pytest.raises(NativeTypeError, match="battle"):
-        core.run_unit(None, None, [], None)
+        core.run_unit(None, tables, [], None)
+    with pytest.raises(NativeTypeError, match="tables"):
+        core.run_unit(native, "tables", [], None)
+    with pytest.raises(NativeTypeError, match="faces"):
+        core.run_unit(native, tables, "123", None)
+    with pytest.raises(NativeArgumentError, match="faces"):
+        core.run_unit(native, tables, [7], None)
+    with pytest.raises(NativeTypeError, match="faces"):
+        core.run_unit(native, tables, [1.5], None)
+    with pytest.raises(NativeArgumentError, match="action"):
+        core.run_unit(native, tables, [], {"type": "NoSuchAction"})
     with pytest.raises(NativeTypeError, match="battle"):
-        core.options(1, None)
+        core.options(1, tables)
+    with pytest.raises(NativeTypeError, match="tables"):
+        core.options(native, None)
+    turn = battle_from_dict({**unit.before, "frames": [{"kind": "turn"}]}, check=False)
+    with pytest.raises(NativeArgumentError, match="battle"):
+        core.options(turn, tables)
+    good = Battle.from_dict(unit.before, check=False)
+    with pytest.raises(NativeTypeError, match="combat"):
+        rules_tables(good.battlefield, game.rules_of(good), combat=None)
+    with pytest.raises(NativeArgumentError, match="in_sight_step"):
+        rules_tables(good.battlefield, game.rules_of(good), in_sight_step=0.0)
+    with pytest.raises(NativeTypeError, match="max_attackers_per_target"):
+        rules_tables(good.battlefield, game.rules_of(good), max_attackers_per_target=2.5)
