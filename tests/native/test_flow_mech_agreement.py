@@ -11,6 +11,7 @@ exits, PEFs, waiting charges, a building attack) are counted and must stay a min
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import sys
 from collections.abc import Iterator
@@ -21,14 +22,16 @@ import pytest
 
 from wargym.native.no_quarter import battle_from_dict
 from wargym.native.no_quarter.flow_mech import core, rules_tables, success_face
-from wargym.rules.dice import successes
+from wargym.rules.dice import RandomDice, successes
 from wargym.rules.no_quarter.battle import game
-from wargym.rules.no_quarter.battle.actions import Move, action_to_dict
+from wargym.rules.no_quarter.battle.actions import Move, action_from_dict, action_to_dict
+from wargym.rules.no_quarter.battle.flow import Ctx
 from wargym.rules.no_quarter.battle.state import Battle
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _units import (  # noqa: E402
     Unit,
+    _CountingDice,
     check_unit,
     mission_games,
     option_variants,
@@ -229,3 +232,46 @@ def test_bad_input(units: dict[str, list[Unit]]) -> None:
         rules_tables(good.battlefield, game.rules_of(good), in_sight_step=0.0)
     with pytest.raises(NativeTypeError, match="max_attackers_per_target"):
         rules_tables(good.battlefield, game.rules_of(good), max_attackers_per_target=2.5)
+
+
+def _reference_unit(label: str, doc: dict[str, Any], action: dict[str, Any] | None) -> Unit:
+    """Run one unit in the reference from ``doc`` (random dice, every face kept)."""
+    battle = Battle.from_dict(doc, check=False)
+    dice = _CountingDice(RandomDice.from_seed(len(label)))
+    ctx = Ctx(battle, dice, game.rules_of(battle))  # type: ignore[arg-type]
+    game._act(ctx, battle.frames[-1], None if action is None else action_from_dict(action))
+    events = tuple(e.to_dict() for e in ctx.log)
+    return Unit(
+        label, doc["frames"][-1]["kind"], action, doc, tuple(dice.used), events, battle.to_dict()
+    )
+
+
+def test_an_engaged_mech_chooses_whom_to_fight(units: dict[str, list[Unit]]) -> None:
+    """Set positions: two enemies in base contact at the activation's start (ruling D33)."""
+    checked = 0
+    for unit in units["mech"]:
+        frame = unit.before["frames"][-1]
+        mechs = [m for m in unit.before["mechs"].values() if m["removed"] is None]
+        if frame["stage"] != "begin" or checked >= 6:
+            continue
+        me = next(m for m in mechs if m["id"] == frame["mech"])
+        foes = [m for m in mechs if m["side"] != me["side"]][:2]
+        if len(foes) < 2 or me["prone"] or me["status"] != "carry_on":
+            continue
+        doc = copy.deepcopy(unit.before)
+        gap = 2 * doc["options"]["base_radius"]
+        moved = [m for m in doc["mechs"].values() if m["id"] in {f["id"] for f in foes}]
+        for m, dx in zip(moved, (gap, -gap), strict=True):
+            m["pos"] = [me["pos"][0] + dx, me["pos"][1]]
+        step = _reference_unit(f"{unit.label} engaged", doc, None)
+        assert step.after["decision"]["kind"] == "melee_target", step.after["decision"]
+        assert check_unit(step, _run_native) is None
+        native = battle_from_dict(step.after, check=False)
+        ref = Battle.from_dict(step.after, check=False)
+        options = game.HANDLERS["mech"].options(ref, game.rules_of(ref), ref.frames[-1])
+        assert core.options(native, _tables_for(step.after)) == [action_to_dict(a) for a in options]
+        fight = {**step.after, "decision": None}
+        act = _reference_unit(f"{unit.label} fights", fight, action_to_dict(options[-1]))
+        assert check_unit(act, _run_native) is None
+        checked += 1
+    assert checked > 0

@@ -42,6 +42,8 @@ const RulesTables& rules_of(const Ctx& ctx);
 Mech& mech_ref(Battle& battle, std::int64_t id);
 // bumping.planning_bodies(battle, mech) as path_problem's bodies.
 std::vector<Body> planning_bodies_of(const Battle& battle, const RulesTables& rules, const Mech& mech);
+// bumping.bump(battle, mech, to, jump=jump)
+std::optional<Bump> bump_of(const Battle& battle, const RulesTables& rules, const Mech& mech, Point to, bool jump);
 // bumping.planning_bodies(battle, mech) as movement's BaseAt rows.
 std::vector<BaseAt> planning_bases_of(const Battle& battle, const RulesTables& rules, const Mech& mech);
 // flow_melee.room_for_attacker (§18.3.4): ported here until flow_melee.cpp exists.
