@@ -6,6 +6,9 @@ document with the reference's d6 faces; events, the document after and the faces
 must agree (``_units.check_unit``). The legal options of every mech and insight decision are
 compared in order too. Units that reach a procedure not ported yet (``NotPorted``: a mission's
 exits, PEFs, waiting charges, a building attack) are counted and must stay a minority.
+
+A longer sweep: WARGYM_FLOW_MECH_GAMES=63 WARGYM_FLOW_MECH_UNITS=40 WARGYM_FLOW_MECH_DECISIONS=60
+(about a minute; passes).
 """
 
 from __future__ import annotations
