@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import math
 import os
 import sys
 from collections.abc import Iterator
@@ -275,6 +276,51 @@ def test_an_engaged_mech_chooses_whom_to_fight(units: dict[str, list[Unit]]) -> 
         assert core.options(native, _tables_for(step.after)) == [action_to_dict(a) for a in options]
         fight = {**step.after, "decision": None}
         act = _reference_unit(f"{unit.label} fights", fight, action_to_dict(options[-1]))
+        assert check_unit(act, _run_native) is None
+        checked += 1
+    assert checked > 0
+
+
+def test_an_in_sight_winner_chooses_whom_to_charge(units: dict[str, list[Unit]]) -> None:
+    """Set positions: a winner that spent its fire (``in_sight_spent_fire="priority"``) with two
+    enemies 3" ahead charges one of them, its owner's choice (§16.1.4, D6)."""
+    checked = 0
+    for unit in units["insight"]:
+        frame = unit.before["frames"][-1]
+        if frame["stage"] != "free" or checked >= 4:
+            continue
+        doc = copy.deepcopy(unit.before)
+        me = doc["mechs"][str(frame["mover"])]
+        foes = [
+            m for m in doc["mechs"].values() if m["side"] != me["side"] and m["removed"] is None
+        ]
+        if len(foes) < 2 or me["prone"] or me["status"] != "carry_on" or me["speed"] <= 0:
+            continue
+        for m, turn in zip(foes[:2], (-10.0, 10.0), strict=True):
+            angle = math.radians(me["heading"] + me["twist"] + turn)
+            m["pos"] = [me["pos"][0] + 3.0 * math.cos(angle), me["pos"][1] + 3.0 * math.sin(angle)]
+        me["fired_this_activation"] = True
+        doc["active_side"] = me["side"]
+        doc["options"]["in_sight_spent_fire"] = "priority"
+        frame = doc["frames"][-1]
+        frame.update(
+            stage="act", winners=[me["id"]], opponents={str(me["id"]): [f["id"] for f in foes[:2]]}
+        )
+        try:
+            step = _reference_unit(f"{unit.label} charges", doc, None)
+        except Exception:
+            continue  # the reference refuses the set position (off the table, in a building)
+        decision = step.after["decision"]
+        if decision is None or decision["kind"] != "charge_target":
+            continue
+        assert check_unit(step, _run_native) is None
+        native = battle_from_dict(step.after, check=False)
+        ref = Battle.from_dict(step.after, check=False)
+        options = game.HANDLERS["insight"].options(ref, game.rules_of(ref), ref.frames[-1])
+        assert core.options(native, _tables_for(step.after)) == [action_to_dict(a) for a in options]
+        act = _reference_unit(
+            f"{unit.label} charged", {**step.after, "decision": None}, action_to_dict(options[-1])
+        )
         assert check_unit(act, _run_native) is None
         checked += 1
     assert checked > 0
