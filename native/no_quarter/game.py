@@ -26,7 +26,7 @@ from typing import Any
 
 from wargym.native import _core
 from wargym.native.no_quarter import NativeBattle, battle_from_dict
-from wargym.native.no_quarter.fire import fire_tables
+from wargym.native.no_quarter.tables import rules_tables
 from wargym.rules.dice import Dice
 from wargym.rules.errors import IllegalActionError
 from wargym.rules.events import Event
@@ -47,7 +47,7 @@ def game_tables(battle: Battle, rules: NoQuarterRules | None = None) -> Any:
     destroyed, a mission's weather).
     """
     chosen = load_rules(battle.options.rules) if rules is None else rules
-    return fire_tables(battle.battlefield, chosen)
+    return rules_tables(battle.battlefield, chosen)
 
 
 def native_game(battle: Battle, *, check: bool = True) -> tuple[NativeBattle, Any]:

@@ -21,24 +21,18 @@ from __future__ import annotations
 from typing import Any
 
 from wargym.native import _core
-from wargym.native.no_quarter.fire import fire_tables
+from wargym.native.no_quarter.tables import rules_tables
 from wargym.rules.dice import successes
 from wargym.rules.no_quarter.battlefield.terrain import Battlefield
-from wargym.rules.no_quarter.forces.data import NoQuarterRules, load_rules
+from wargym.rules.no_quarter.forces.data import NoQuarterRules
 
 core: Any = _core.no_quarter.melee_flow
 """The compiled handlers (``wargym.native._core.no_quarter.melee_flow``)."""
 
 
 def melee_flow_tables(bf: Battlefield, rules: NoQuarterRules | None = None) -> Any:
-    """The native tables of a battlefield under ``rules`` (default ``load_rules()``)."""
-    rules = load_rules() if rules is None else rules
-    return core.with_charge_numbers(
-        fire_tables(bf, rules),
-        float(rules.charge.stage_distance_inches),
-        rules.multiple_melee.max_attackers_per_target,
-        success_face(),
-    )
+    """The native tables of a battlefield under ``rules`` (:func:`.tables.rules_tables`)."""
+    return rules_tables(bf, rules)
 
 
 def success_face() -> int:

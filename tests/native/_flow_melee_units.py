@@ -1,9 +1,8 @@
 """Running recorded units natively at the REACT, CHARGE, MELEE and CHARGES frames (shared by tests).
 
 ``run_native`` is :func:`_units.check_unit`'s callback over ``_core.no_quarter.melee_flow.unit``;
-``not_ported`` names why a unit cannot run natively yet (its native run must raise
-NotImplementedError): ``walk`` (a charge leg, flow_move.walk). A unit stopped by a Lucky
-choice inside a roll (a pause frame) runs under luck's guard and must agree.
+Every unit runs natively: a charge's legs through flow_move.walk, a Lucky choice inside a
+roll (a pause frame) under luck's guard.
 """
 
 from __future__ import annotations
@@ -45,16 +44,6 @@ def run_native(unit: Unit) -> tuple[dict[str, Any], list[dict[str, Any]], int, A
     dice = _core.ScriptedDice(list(unit.faces))
     events = core.unit(battle, tables_of(unit.before), unit.action, dice)
     return battle.to_dict(), [e.to_dict() for e in events], len(dice.used), None
-
-
-def not_ported(unit: Unit) -> str | None:
-    moved = any(
-        e["type"] in ("MechMoved", "MoveBlocked") and e.get("kind", "charge") == "charge"
-        for e in unit.events
-    )
-    if unit.kind == "charge" and moved:
-        return "walk"
-    return None
 
 
 def compare_options(units: Iterable[Unit], decisions: set[str], kinds: set[str]) -> Counter[str]:

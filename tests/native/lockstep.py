@@ -88,6 +88,52 @@ class _Reference:
 REFERENCE: Engine = _Reference()
 
 
+@dataclass
+class _NativeGame:
+    battle: Any
+    tables: Any
+    battlefield: Any  # the battlefield document the tables were built for
+
+
+class _Native:
+    """The native core's game API (wargym.native.no_quarter.game) behind :class:`Engine`.
+
+    The rule tables hold the battlefield's terrain: they are built again when it changes
+    (a building destroyed), as the glue documents.
+    """
+
+    name = "native"
+
+    def __init__(self) -> None:
+        from wargym.native import _core
+        from wargym.native.no_quarter import battle_from_dict
+        from wargym.native.no_quarter import game as native_game
+
+        self._core, self._load, self._game = _core, battle_from_dict, native_game
+
+    def load(self, document: Doc) -> _NativeGame:
+        tables = self._game.game_tables(Battle.from_dict(document))
+        return _NativeGame(self._load(document), tables, document["battlefield"])
+
+    def legal(self, handle: _NativeGame) -> list[Doc]:
+        return [action_to_dict(a) for a in self._game.legal_actions(handle.battle, handle.tables)]
+
+    def play(self, handle: _NativeGame, action: Doc, faces: Sequence[int]) -> tuple[list[Doc], int]:
+        dice = self._core.ScriptedDice(list(faces))
+        events = self._game.play(
+            handle.battle, handle.tables, action_from_dict(action), dice, events=True
+        )
+        document = handle.battle.to_dict()
+        if document["battlefield"] != handle.battlefield:
+            handle.tables = self._game.game_tables(Battle.from_dict(document))
+            handle.battlefield = document["battlefield"]
+        return [e.to_dict() for e in events], len(dice.used)
+
+    def dump(self, handle: _NativeGame) -> Doc:
+        document: Doc = handle.battle.to_dict()
+        return document
+
+
 @dataclass(frozen=True)
 class Difference:
     """The first place two engines disagree."""
@@ -221,8 +267,8 @@ def run(games: Iterator[GameSpec], engine: Engine, stop_after: int = 1) -> Repor
     return report
 
 
-ENGINES: dict[str, Callable[[], Engine]] = {"python": lambda: REFERENCE}
-"""Engines by name; the native core registers itself here once its game API exists."""
+ENGINES: dict[str, Callable[[], Engine]] = {"python": lambda: REFERENCE, "native": _Native}
+"""Engines by name."""
 
 
 @dataclass

@@ -24,7 +24,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _close_quarters import close_games, several_chargers_games  # noqa: E402
 from _flow_melee_units import (  # noqa: E402
     compare_options,
-    not_ported,
     run_native,
     tables_of,
 )
@@ -50,12 +49,6 @@ def test_every_charge_melee_and_charges_unit_agrees() -> None:
     seen: Counter[str] = Counter()
     problems = []
     for unit in units:
-        reason = not_ported(unit)
-        if reason is not None:
-            with pytest.raises(NotImplementedError):
-                run_native(unit)
-            seen[reason] += 1
-            continue
         problem = check_unit(unit, run_native)
         if problem is not None:
             problems.append(problem)
@@ -76,7 +69,7 @@ def test_the_options_at_every_melee_and_charges_decision() -> None:
 
 def test_a_wrong_table_number_is_caught() -> None:
     """The comparison can fail: a 0" stage distance changes a declared charge's outcome."""
-    units = [u for u in _units() if u.kind == "charge" and not_ported(u) is None and u.events]
+    units = [u for u in _units() if u.kind == "charge" and u.events]
     assert units
     assert check_unit(units[0], run_native) is None
     wrong = core.with_charge_numbers(tables_of(units[0].before), 0.0, 0, 3)
@@ -95,7 +88,7 @@ def test_a_wrong_table_number_is_caught() -> None:
 
 
 def test_bad_input() -> None:
-    unit = next(u for u in _units() if not_ported(u) is None and u.kind == "melee")
+    unit = next(u for u in _units() if u.kind == "melee")
     tables = tables_of(unit.before)
     battle = battle_from_dict(unit.before, check=False)
     dice = _core.ScriptedDice(list(unit.faces))

@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _close_quarters import close_games  # noqa: E402
-from _flow_melee_units import compare_options, not_ported, run_native, tables_of  # noqa: E402
+from _flow_melee_units import compare_options, run_native, tables_of  # noqa: E402
 from _units import Unit, check_unit, mission_games, option_variants, record_units, skirmish_games  # noqa: E402
 
 from wargym.native import _core
@@ -45,12 +45,6 @@ def test_every_react_unit_agrees() -> None:
     seen: Counter[str] = Counter()
     problems = []
     for unit in units:
-        reason = not_ported(unit)
-        if reason is not None:
-            with pytest.raises(NotImplementedError):
-                run_native(unit)
-            seen[reason] += 1
-            continue
         problem = check_unit(unit, run_native)
         if problem is not None:
             problems.append(problem)
@@ -75,7 +69,7 @@ def test_the_options_at_every_free_will_decision() -> None:
 
 def test_a_wrong_table_number_is_caught() -> None:
     """The comparison can fail: other dice faces change some reaction's outcome."""
-    units = [u for u in _units() if not_ported(u) is None and u.events and u.faces]
+    units = [u for u in _units() if u.events and u.faces]
     assert units and check_unit(units[0], run_native) is None
     differs = 0
     for unit in units[:50]:
@@ -90,7 +84,7 @@ def test_a_wrong_table_number_is_caught() -> None:
 
 
 def test_bad_input_at_a_react_frame() -> None:
-    unit = next(u for u in _units() if not_ported(u) is None and u.action is not None)
+    unit = next(u for u in _units() if u.action is not None)
     tables = tables_of(unit.before)
     battle = battle_from_dict(unit.before, check=False)
     with pytest.raises((TypeError, ValueError), match="action"):

@@ -1,6 +1,8 @@
 // Mirror of rules/no_quarter/battle/flow_melee.py (flow_melee.hpp).
 #include "flow_melee.hpp"
 
+#include "flow_move.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -109,8 +111,8 @@ bool goes_on(const Battle& battle, const Mech& charger) {
 }
 
 // _charge_leg: one leg walked like any move (flow_move.walk: flames D27, In Sight §16.1.2).
-std::pair<double, bool> charge_leg(Ctx&, Mech&, Point, const Mech&) {
-    throw NotPorted("flow_move.walk (a charge's leg) is not ported");
+std::pair<double, bool> charge_leg(Ctx& ctx, Mech& charger, Point to, const Mech& target) {
+    return walk(ctx, charger.id, to, heading_to(to, target.pos), "charge");
 }
 
 // _free_point: a free point gap from the target, reachable in a straight line (D5).

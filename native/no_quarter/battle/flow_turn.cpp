@@ -2,6 +2,9 @@
 // (flow_turn.hpp).
 #include "flow_turn.hpp"
 
+#include "consequences.hpp"
+#include "flow_move.hpp"
+
 #include <algorithm>
 #include <array>
 #include <stdexcept>
@@ -104,12 +107,6 @@ std::vector<Action> to_actions(const std::vector<GroupOption>& options) {
     return out;
 }
 
-// consequences.leave_move: a Leaving mech able to move (in play, standing, Speed > 0) moves.
-void leave_move(const Mech& mech) {
-    if (mech.removed || mech.prone || mech.speed <= 0) return;
-    not_ported("consequences.leave_move (a Leaving mech moves toward its edge, D10)");
-}
-
 // flow_turn._live_groups
 std::vector<std::pair<std::size_t, Ids>> live_groups(const Battle& battle, const PhaseFrame& frame) {
     std::vector<std::pair<std::size_t, Ids>> out;
@@ -201,7 +198,7 @@ void phase_step(Ctx& ctx, FrameRef ref) {
         }
         for (std::int64_t id : leaving) {
             if (mech_of(battle, id).prone) ctx.emit(events::StoodUp{id});  // then it leaves (D25)
-            leave_move(mech_of(battle, id));  // every activation phase until off the table (D10)
+            leave_move(ctx, move_detail::mech_ref(ctx.battle, id));  // every activation phase until off the table (D10)
         }
         const PhaseStage next = first_stage(battle, side);  // voluntary group orders first (§12.2, §13.1)
         phase(ctx, ref).stage = next;

@@ -8,6 +8,7 @@
 #include "../forces/data.hpp"
 #include "../sight_movement/bumping.hpp"
 #include "flow_fire.hpp"
+#include "flow_mech.hpp"
 #include "flow_mech_moves.hpp"
 #include "flow_melee.hpp"
 #include "flow_react.hpp"
@@ -65,6 +66,7 @@ const Procedures& game_procedures() {
     static const Procedures table = [] {
         Procedures p;
         register_turn(p);   // flow_turn: turn, phase, group
+        register_mech(p);   // flow_mech, flow_move: mech, insight
         register_fire(p);   // flow_fire: fire
         register_react(p);  // flow_react: react
         register_melee(p);  // flow_melee, flow_charges: charge, melee, charges

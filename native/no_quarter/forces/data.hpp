@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "../sight_movement/flames.hpp"
 #include "../sight_movement/movement_geometry.hpp"
@@ -34,9 +35,14 @@ struct RulesTables {
     double aim_offset = 0.0;                  // buildings.AIM_OFFSET (aim_point, §19.4.2)
     FlameSizes flames;                        // terrain_config() flame_strip_width, flame_circle_diameter
     double lucky_kill_fraction = 0.0;         // luck.KILL_FRACTION (the automatic Lucky rule)
-    // flow_melee / flow_react, flow_mech / flow_move:
+    // flow_mech / flow_move, flow_melee / flow_react:
+    std::vector<double> headings;             // facing.HEADINGS (§6.2.1)
+    double in_sight_free_move_inches = 0.0;   // rules.in_sight.free_move_inches (§16.1.3)
+    double in_sight_step = 0.0;               // flow_move.STEP (ruling D8)
+    double in_sight_charge_range = 0.0;       // perception.IN_SIGHT_CHARGE_RANGE (§16.1.4)
     double charge_stage_distance = 0.0;       // rules.charge.stage_distance_inches (§18.2)
     std::int64_t max_attackers_per_target = 0;  // rules.multiple_melee.max_attackers_per_target
+    double building_contact_slack = 0.0;      // buildings.CONTACT_SLACK (§19.4.2)
     std::int32_t success_face = 0;            // dice.successes: a d6 this or lower scores (§5.2)
 };
 
