@@ -174,6 +174,8 @@ class GameSpec:
     stars: int
     variant: int
     max_decisions: int = 400
+    overrides: tuple[tuple[str, Any], ...] = ()
+    """BattleOptions fields set on top of the variant (e.g. (("lucky", "auto"),))."""
 
 
 def specs(games: int, first_seed: int = 0) -> Iterator[GameSpec]:
@@ -201,7 +203,7 @@ def first_difference(
         red=factions[(spec.seed * 5 + 1) % len(factions)],
         mechs_per_side=spec.per_side,
         stars=spec.stars,
-        options=option_variants()[spec.variant],
+        options=dataclasses.replace(option_variants()[spec.variant], **dict(spec.overrides)),
     )
     other = engine.load(battle.to_dict())
     for decision in range(spec.max_decisions):
@@ -217,7 +219,10 @@ def first_difference(
         if battle.over:
             return None, decision
         legal = [action_to_dict(a) for a in game.legal_actions(battle)]
-        theirs = engine.legal(other)
+        try:
+            theirs = engine.legal(other)
+        except Exception as error:  # noqa: BLE001 - an engine that raises differs
+            return differ("the other engine raised for the legal options", None, repr(error))
         if legal != theirs:
             at, a, b = _mismatch(legal, theirs)
             return differ(f"legal option {at} differs ({len(legal)} vs {len(theirs)})", a, b)
@@ -225,7 +230,10 @@ def first_difference(
         start = len(dice.used)
         events = [e.to_dict() for e in game.play(battle, action_from_dict(action), dice)]
         faces = dice.used[start:]
-        their_events, consumed = engine.play(other, action, faces)
+        try:
+            their_events, consumed = engine.play(other, action, faces)
+        except Exception as error:  # noqa: BLE001 - an engine that raises differs
+            return differ(f"the other engine raised playing {action}", events, repr(error))
         if consumed != len(faces):
             return differ(f"faces consumed playing {action}", len(faces), consumed)
         if events != their_events:
@@ -281,6 +289,8 @@ class Args:
     """Seed of the first game (game g uses first_seed + g)."""
     engine: str = "python"
     """The engine to check against the reference (see ENGINES)."""
+    stop_after: int = 1
+    """Stop after this many differing games (each game stops at its first difference)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -289,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         known = sorted(ENGINES)
         print(f"--engine: unknown {args.engine!r}; choose from {known}", file=sys.stderr)
         return 2
-    report = run(specs(args.games, args.first_seed), ENGINES[args.engine]())
+    report = run(specs(args.games, args.first_seed), ENGINES[args.engine](), args.stop_after)
     print(
         f"lockstep python vs {args.engine}: {report.games} games, {report.decisions} decisions, "
         f"{report.seconds:.1f} s, {len(report.differences)} differing games"

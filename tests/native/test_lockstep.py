@@ -75,3 +75,41 @@ def test_each_kind_of_difference_is_reported_with_seed_and_decision() -> None:
 def test_the_cli_refuses_an_unknown_engine(capsys: Any) -> None:
     assert lockstep.main(["--games", "1", "--engine", "nope"]) == 2
     assert "--engine: unknown 'nope'" in capsys.readouterr().err
+
+
+CI_GAMES = 2000
+"""Issue 16: CI locksteps at least 2,000 games (short ones here; the script plays them out)."""
+CI_DECISIONS = 24
+NO_CHOICE_IN_ROLLS = (("lucky", "auto"), ("marksman", "auto"))
+"""Pilots' choices inside a roll answered by the automatic rules: a Lucky re-roll answered after
+earlier answers in the same unit still diverges (KNOWN_DIVERGENCES)."""
+
+KNOWN_DIVERGENCES = {
+    # a LuckyChoice re-roll at a unit's third choice point (two earlier "no"s) replays the
+    # unit natively with one roll too many (luck.resume, open)
+    100109: "the other engine raised playing {'type': 'LuckyChoice'",
+    # a building collapses in the middle of a play: the terrain tables the glue built go stale
+    # until the play ends (cover, sight), so a later shot in the same play sees cover (open)
+    100025: "event 7 of playing {'type': 'FireAtBuilding'",
+}
+"""Games whose divergence is known and open; each must still be reported until it is fixed
+(then its entry goes, and the game joins the ones that must agree)."""
+
+
+def test_the_native_core_agrees_with_the_reference_over_2000_games() -> None:
+    games = (
+        GameSpec(s.seed, s.per_side, s.stars, s.variant, CI_DECISIONS, NO_CHOICE_IN_ROLLS)
+        for s in specs(CI_GAMES, first_seed=100_000)
+    )
+    report = run(games, lockstep.ENGINES["native"]())
+    assert not report.differences, str(report.differences[0])
+    assert report.games == CI_GAMES
+    assert report.decisions > CI_GAMES * CI_DECISIONS // 2
+
+
+def test_the_known_divergences_are_still_reported() -> None:
+    engine = lockstep.ENGINES["native"]()
+    by_seed = {s.seed: s for s in specs(200, first_seed=100_000)}
+    for seed, words in KNOWN_DIVERGENCES.items():
+        difference, _ = first_difference(by_seed[seed], engine)
+        assert difference is not None and difference.what.startswith(words), (seed, difference)
