@@ -4,8 +4,7 @@ Every recorded ``turn``, ``phase``, ``group`` and ``eliminated`` unit (tests/nat
 of skirmishes over every BattleOptions choice runs natively from its ``before`` document with
 its d6 faces: the events, the document after and the faces consumed must be the reference's.
 The legal options at every activate_group / choose_mech / lead_teams / split_group decision of
-those games must be the reference's, in order. A Leaving mech able to move
-(consequences.leave_move) is not ported: such a phase start must raise NativeNotPortedError.
+those games must be the reference's, in order, a Leaving mech's move at a phase start included.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ import numpy as np
 import pytest
 
 from wargym.native import _core
-from wargym.native.errors import NativeNotPortedError
 from wargym.native.no_quarter import battle_from_dict
 from wargym.native.no_quarter.game import core, game_tables, legal_actions
 from wargym.rules.dice import RandomDice
@@ -106,11 +104,7 @@ def test_every_turn_phase_group_unit_agrees(units: dict[str, list[Unit]]) -> Non
     stages, actions, leaving = set(), set(), 0
     for kind in sorted(KINDS):
         for unit in units[kind]:
-            if _leaving_mover(unit):
-                with pytest.raises(NativeNotPortedError, match="leave_move"):
-                    run_native(unit)
-                leaving += 1
-                continue
+            leaving += _leaving_mover(unit)  # a Leaving mech moves (consequences.leave_move)
             assert check_unit(unit, run_native) is None
             checked[kind] = checked.get(kind, 0) + 1
             frame = unit.before["frames"][-1] if unit.before["frames"] else {}
@@ -207,7 +201,7 @@ def _replay_in_reference(unit: Unit) -> tuple[dict[str, Any], list[dict[str, Any
 
 
 def test_a_leaving_mech_at_a_phase_start(units: dict[str, list[Unit]]) -> None:
-    """A Leaving mech stands up first (D25); its move (consequences.leave_move) is NotPorted."""
+    """A Leaving mech stands up first (D25), then moves to its edge (consequences.leave_move)."""
     unit = next(u for u in units["phase"] if u.before["frames"][-1]["stage"] == "start")
     side = unit.before["frames"][-1]["side"]
     mech = next(k for k, m in unit.before["mechs"].items() if m["side"] == side)
@@ -215,8 +209,11 @@ def test_a_leaving_mech_at_a_phase_start(units: dict[str, list[Unit]]) -> None:
     before["mechs"][mech] = {**before["mechs"][mech], "status": "leave_battlefield", "prone": True}
     moving = dataclasses.replace(unit, before=before)
     assert _leaving_mover(moving)
-    with pytest.raises(NativeNotPortedError, match="leave_move"):
-        run_native(moving)
+    after, events, used, _ = _replay_in_reference(moving)
+    assert any(e["type"] == "MechMoved" for e in events)
+    faces = tuple(unit.faces[:used])
+    leaving = Unit(unit.label, "phase", None, before, faces, tuple(events), after)
+    assert check_unit(leaving, run_native) is None
     still = {**before, "mechs": dict(before["mechs"])}
     still["mechs"][mech] = {**still["mechs"][mech], "speed": 0}  # cannot move: it only stands
     after, events, used, _ = _replay_in_reference(dataclasses.replace(unit, before=still))
