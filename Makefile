@@ -52,7 +52,8 @@ dev-refresh:
 
 # The sanitizer and fuzzing build (docs/native.md, "Sanitizers and fuzzing"): the core compiled
 # with ASan + UBSan and g++ edge coverage (-DWARGYM_FUZZ=ON), in a venv of its own. It runs the
-# native tests, then the coverage-guided fuzzer for FUZZ_SECONDS per target. .ci/run calls it.
+# native tests (the lockstep harness on 200 short games), then the coverage-guided fuzzer for
+# FUZZ_SECONDS per target. .ci/run calls it.
 SAN_VENV ?= .venv-asan
 FUZZ_SECONDS ?= 60
 SAN_WHEEL = build/asan-wheel
@@ -62,14 +63,15 @@ SAN_ENV = ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
 
 sanitize:
 	test -x $(SAN_VENV)/bin/python || $(PYTHON) -m venv $(SAN_VENV)
-	$(SAN_VENV)/bin/pip install -q -c constraints.txt $(BUILD_TOOLS) pytest hypothesis
+	$(SAN_VENV)/bin/pip install -q -c constraints.txt $(BUILD_TOOLS) pytest pytest-xdist hypothesis
 	rm -rf $(SAN_WHEEL)
 	$(SAN_VENV)/bin/pip wheel -q --no-deps --no-build-isolation -Ccmake.build-type=RelWithDebInfo \
 		-Ccmake.define.WARGYM_SANITIZE=ON -Ccmake.define.WARGYM_FUZZ=ON -Cbuild-dir=build/asan \
 		-w $(SAN_WHEEL) .
 	$(SAN_VENV)/bin/pip install -q -c constraints.txt $(SAN_WHEEL)/wargym-*.whl
 	$(SAN_VENV)/bin/pip install -q --no-deps --force-reinstall $(SAN_WHEEL)/wargym-*.whl
-	$(SAN_ENV) $(SAN_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/native
+	$(SAN_ENV) WARGYM_LOCKSTEP_GAMES=200 $(SAN_VENV)/bin/python -m pytest -q -n 2 -p no:cacheprovider \
+		tests/native
 	$(SAN_ENV) $(SAN_VENV)/bin/python tests/native/fuzz_native.py --seconds $(FUZZ_SECONDS)
 
 typecheck-tree:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -77,8 +78,9 @@ def test_the_cli_refuses_an_unknown_engine(capsys: Any) -> None:
     assert "--engine: unknown 'nope'" in capsys.readouterr().err
 
 
-CI_GAMES = 2000
-"""Issue 16: CI locksteps at least 2,000 games (short ones here; the script plays them out)."""
+CI_GAMES = int(os.environ.get("WARGYM_LOCKSTEP_GAMES", "2000"))
+"""Issue 16: CI locksteps at least 2,000 games (short ones here; the script plays them out).
+The sanitizer run (``make sanitize``) plays fewer: it is several times slower."""
 CI_DECISIONS = 24
 NO_CHOICE_IN_ROLLS = (("lucky", "auto"), ("marksman", "auto"))
 """Pilots' choices inside a roll answered by the automatic rules: a Lucky re-roll answered after
