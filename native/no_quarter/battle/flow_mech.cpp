@@ -11,6 +11,7 @@
 #include "consequences.hpp"
 #include "flow_fire.hpp"
 #include "flow_mech_moves.hpp"
+#include "flow_melee.hpp"
 #include "flow_move.hpp"
 
 namespace wargym::no_quarter {

@@ -1,6 +1,8 @@
 // Mirror of rules/no_quarter/battle/flow_move.py and facing.turn_to (flow_move.hpp).
 #include "flow_move.hpp"
 
+#include "flow_melee.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -57,53 +59,6 @@ std::optional<Bump> bump_of(const Battle& battle, const RulesTables& rules, cons
     const std::vector<BaseAt> bases = all_bases(in_play, battle.wrecks, o.base_radius);
     return bump(rules.move, in_play, bases, mech.id, static_cast<int>(mech.side), mech.pos, to, jump, o.base_radius,
                 o.unseen_bases == UnseenBases::bump);
-}
-
-// flow_melee.room_for_attacker
-bool room_for_attacker(const Battle& battle, const RulesTables& rules, const Mech& target) {
-    std::int64_t taken = static_cast<std::int64_t>(engaged_with(battle, target).size());
-    if (const auto at = nearest_frame(battle, FrameKind::insight)) {
-        const Frame& f = battle.frames[*at];
-        if (f.has(FrameKey::charges)) {
-            for (const WaitingCharge& c : f.as<InsightFrame>().charges) taken += c.target == target.id ? 1 : 0;
-        }
-    }
-    return taken < rules.max_attackers_per_target;
-}
-
-// flow_melee.mid_charge
-bool mid_charge(const Battle& battle, std::int64_t mech) {
-    for (std::size_t i = 0; i < battle.frames.size(); ++i) {
-        const Frame& f = battle.frames[i];
-        if (f.kind() != FrameKind::charge) continue;
-        const ChargeFrame& c = f.as<ChargeFrame>();
-        if (c.charger == mech && (c.stage == ChargeStage::staging || c.stage == ChargeStage::closing)) return true;
-    }
-    return false;
-}
-
-// flow_melee.charge_stage and _free_point
-std::optional<Point> charge_stage(const Battle& battle, const RulesTables& rules, const Mech& charger,
-                                  const Mech& target, double allowance) {
-    const double gap = rules.charge_stage_distance;
-    if (distance(charger.pos, target.pos) <= gap) return charger.pos;
-    std::vector<Body> others;
-    for (const Body& b : bodies(battle)) {
-        if (b.id != charger.id && b.id != target.id) others.push_back(b);
-    }
-    const double radius = battle.options->base_radius;
-    const double base = heading_to(target.pos, charger.pos);
-    for (int turn : {0, 20, -20, 40, -40, 60, -60, 90, -90}) {
-        const double angle = (base + turn) * (M_PI / 180.0);  // math.radians
-        const Point point{target.pos.x + gap * std::cos(angle), target.pos.y + gap * std::sin(angle)};
-        if (same_point(point, charger.pos)) return point;
-        const Point path[2] = {charger.pos, point};
-        if (!path_problem(rules.move, path, charger.id, others, radius, std::nullopt, false) &&
-            path_cost(rules.move, path) <= allowance + 1e-6) {
-            return point;
-        }
-    }
-    return std::nullopt;
 }
 
 }  // namespace move_detail

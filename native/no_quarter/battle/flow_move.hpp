@@ -46,13 +46,7 @@ std::vector<Body> planning_bodies_of(const Battle& battle, const RulesTables& ru
 std::optional<Bump> bump_of(const Battle& battle, const RulesTables& rules, const Mech& mech, Point to, bool jump);
 // bumping.planning_bodies(battle, mech) as movement's BaseAt rows.
 std::vector<BaseAt> planning_bases_of(const Battle& battle, const RulesTables& rules, const Mech& mech);
-// flow_melee.room_for_attacker (§18.3.4): ported here until flow_melee.cpp exists.
-bool room_for_attacker(const Battle& battle, const RulesTables& rules, const Mech& target);
-// flow_melee.mid_charge (§16.1.2): ported here until flow_melee.cpp exists.
-bool mid_charge(const Battle& battle, std::int64_t mech);
-// flow_melee.charge_stage (§18.2, D5): the point the charger moves to before the test.
-std::optional<Point> charge_stage(const Battle& battle, const RulesTables& rules, const Mech& charger,
-                                  const Mech& target, double allowance);
+// flow_melee.room_for_attacker, mid_charge and charge_stage: flow_melee.hpp.
 }  // namespace move_detail
 
 }  // namespace wargym::no_quarter

@@ -11,6 +11,7 @@
 #include "../sight_movement/pyfloat.hpp"
 #include "consequences.hpp"
 #include "flow_charges.hpp"
+#include "flow_melee.hpp"
 #include "flow_move.hpp"
 #include "reaction.hpp"
 
