@@ -339,7 +339,7 @@ std::int64_t dice_for(const Ctx& ctx, const MeleeFrame& frame, const Mech& mech,
 }
 
 // luck.lucky_melee: a mech that did not win the round may re-roll its dice, the attacker first
-// (D26). Ported here: luck.hpp (helper M's) does not declare it.
+// (D26). It sits with the melee round, which alone calls it; luck.hpp's choice points do the rest.
 std::pair<std::vector<int>, std::vector<int>> lucky_melee(Ctx& ctx, const Mech& attacker, const Mech& defender,
                                                           std::vector<int> a_faces, std::vector<int> d_faces) {
     const std::int64_t a_lead = successes(rules_of(ctx), a_faces) - successes(rules_of(ctx), d_faces);

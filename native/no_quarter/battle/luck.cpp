@@ -162,24 +162,6 @@ Location marksman_pick(Ctx& ctx, const Mech& shooter, const Mech& target, Locati
     return a->location;
 }
 
-// luck.lucky_melee
-std::pair<std::vector<int>, std::vector<int>> lucky_melee(Ctx& ctx, const Mech& attacker, const Mech& defender,
-                                                          std::span<const int> a_faces, std::span<const int> d_faces) {
-    const auto successes = [](const std::vector<int>& f) {  // rules/dice.successes: a d6 scoring 1-3 (§5.2)
-        return static_cast<std::int64_t>(std::count_if(f.begin(), f.end(), [](int x) { return x <= 3; }));
-    };
-    std::vector<int> a(a_faces.begin(), a_faces.end()), d(d_faces.begin(), d_faces.end());
-    const std::int64_t a_lead = successes(a) - successes(d);
-    LuckyInfo a_info;
-    a_info.lost = a_lead < 0;
-    a = offer_lucky(ctx, attacker, "melee", a, a_lead <= 0, defender.id, a_info);
-    const std::int64_t d_lead = successes(d) - successes(a);
-    LuckyInfo d_info;
-    d_info.lost = d_lead < 0;
-    d = offer_lucky(ctx, defender, "melee", d, d_lead <= 0, attacker.id, d_info);
-    return {std::move(a), std::move(d)};
-}
-
 // luck.run_unit
 void run_unit(Ctx& ctx, const Action* action, const std::vector<std::vector<std::int64_t>>* prefix,
               const std::vector<Answer>* answers) {

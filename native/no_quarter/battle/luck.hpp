@@ -52,12 +52,7 @@ std::vector<int> offer_lucky(Ctx& ctx, const Mech& mech, std::string_view what,
 Location marksman_pick(Ctx& ctx, const Mech& shooter, const Mech& target, Location first,
                        Location second, std::span<const Location> shielded);
 
-// luck.lucky_melee: Lucky on a melee round's dice; the mech that did not win may re-roll,
-// the attacker first. Returns the faces that stand, attacker's then defender's.
-std::pair<std::vector<int>, std::vector<int>> lucky_melee(Ctx& ctx, const Mech& attacker,
-                                                          const Mech& defender,
-                                                          std::span<const int> a_faces,
-                                                          std::span<const int> d_faces);
+// luck.lucky_melee is flow_melee.cpp's (it counts successes with the tables' success face).
 
 // luck.watching is declared in flow.hpp (the loop reads it every unit).
 
