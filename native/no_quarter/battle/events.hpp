@@ -325,25 +325,6 @@ void apply(Battle&, const E&) {}
 // Mech.lost (state.py): destroyed, inoperable, Cheated Death or given Leave the Battlefield.
 bool lost(const Mech& mech);
 
-// -- the flow's sink (flow.py Ctx.emit / Ctx.log) ----------------------------------------------
-// Off by default: emit() then applies the event and drops it, with no JSON and no copy kept.
-class EventSink {
-public:
-    bool on = false;
-    std::vector<Event> log;
-    template <class E>
-    void record(E&& event) {
-        if (on) log.emplace_back(std::forward<E>(event));
-    }
-};
-
-// flow.py Ctx.emit: write the event into the battle, then keep it if the sink is on.
-template <class E>
-void emit(Battle& battle, EventSink& sink, E&& event) {
-    apply(battle, static_cast<const std::remove_cvref_t<E>&>(event));
-    sink.record(std::forward<E>(event));
-}
-
 // -- JSON (events_json.cpp) --------------------------------------------------------------------
 // Event.to_dict() as a Json value: {"type": <class name>, ...fields}.
 Json to_json(const Event& event);

@@ -51,6 +51,13 @@ public:
     virtual void record(const events::Event& event) = 0;
 };
 
+// A sink that keeps every event, in order (what a caller asking for the events uses).
+class EventList final : public EventSink {
+public:
+    std::vector<events::Event> events;
+    void record(const events::Event& event) override { events.push_back(event); }
+};
+
 struct Ctx;
 
 // flow.Handler: what each frame kind implements.

@@ -95,12 +95,6 @@ nq::FrameRef fire_top(const nq::Battle& b) {
     return b.frames.top_ref();
 }
 
-class ListSink final : public nq::EventSink {
-public:
-    std::vector<nq::events::Event> events;
-    void record(const nq::events::Event& e) override { events.push_back(e); }
-};
-
 }  // namespace
 
 namespace wargym::no_quarter {
@@ -163,7 +157,7 @@ void bind_fire(nb::module_& g) {
               std::optional<Action> act;
               if (!action.is_none()) act = action_from_dict_py(action, "action");
               Battle work = b.clone();
-              ListSink sink;
+              EventList sink;
               Ctx ctx(work, *d);
               ctx.rules = &t;
               ctx.sink = &sink;
@@ -212,7 +206,7 @@ void bind_fire(nb::module_& g) {
                   }
               }
               Battle work = b.clone();
-              ListSink sink;
+              EventList sink;
               Ctx ctx(work, *d);
               ctx.rules = &t;
               ctx.sink = &sink;

@@ -83,11 +83,6 @@ std::vector<int> faces_of(nb::handle h) {
     return out;
 }
 
-struct Recorder final : EventSink {
-    std::vector<events::Event> events;
-    void record(const events::Event& e) override { events.push_back(e); }
-};
-
 const Procedures& mech_procedures() {
     static const Procedures p = [] {
         Procedures q;
@@ -170,7 +165,7 @@ void bind_flow_mech(nb::module_& g) {
         const bool acting = !action.is_none();
         const Action a = acting ? action_from_dict_py(action, "action") : Action{};
         top_is_mine(b);
-        Recorder sink;
+        EventList sink;
         Ctx ctx(b, dice);
         ctx.rules = &t;
         ctx.procedures = &mech_procedures();

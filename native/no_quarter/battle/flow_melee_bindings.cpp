@@ -77,12 +77,6 @@ const nq::Handler& handler_of(const nq::Battle& b, nq::FrameRef top) {
     return procedures().handlers[static_cast<std::size_t>(b.frames[top.index].kind())];
 }
 
-class ListSink final : public nq::EventSink {
-public:
-    std::vector<nq::events::Event> events;
-    void record(const nq::events::Event& e) override { events.push_back(e); }
-};
-
 }  // namespace
 
 namespace wargym::no_quarter {
@@ -117,7 +111,7 @@ void bind_melee_flow(nb::module_& g) {
               const Handler& h = handler_of(b, top);
               if (act && !h.act) throw wargym::ArgumentError("action", "action: a charge frame takes no action");
               Battle work = b.clone();
-              ListSink sink;
+              EventList sink;
               Ctx ctx(work, d);
               ctx.rules = &t;
               ctx.procedures = &procedures();

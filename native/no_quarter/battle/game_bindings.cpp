@@ -87,12 +87,6 @@ struct DiceArg {
     }
 };
 
-class Collect final : public EventSink {
-public:
-    std::vector<events::Event> log;
-    void record(const events::Event& e) override { log.push_back(e); }
-};
-
 // One call into the engine on a clone of the battle, kept only if the call succeeds.
 template <class F>
 nb::object on_clone(nb::handle battle, nb::handle tables, nb::handle dice, nb::handle events, F&& body) {
@@ -101,7 +95,7 @@ nb::object on_clone(nb::handle battle, nb::handle tables, nb::handle dice, nb::h
     const bool want = state_io::flag(events, "events");
     DiceArg d(dice);
     Battle work = b.clone();
-    Collect sink;
+    EventList sink;
     Ctx ctx(work, *d.dice);
     ctx.rules = &t;
     ctx.procedures = &game_procedures();
@@ -110,7 +104,7 @@ nb::object on_clone(nb::handle battle, nb::handle tables, nb::handle dice, nb::h
     b = std::move(work);
     if (!want) return result;
     nb::list out;
-    for (events::Event& e : sink.log) out.append(nb::cast(std::move(e)));
+    for (events::Event& e : sink.events) out.append(nb::cast(std::move(e)));
     return result.is_none() ? nb::object(out) : nb::object(nb::make_tuple(result, out));
 }
 
