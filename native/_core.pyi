@@ -25,6 +25,14 @@ class RandomDice:
     @property
     def seed(self) -> int: ...
 
+class NumpyDice:
+    """rules.dice.RandomDice over a numpy Generator, bit for bit (rng.integers(1, 7, size=n) on the PCG64 mirror)."""
+
+    def __init__(self, state: dict[str, Any]) -> None: ...
+    def roll(self, n: int) -> tuple[int, ...]: ...
+    @property
+    def state(self) -> dict[str, Any]: ...
+
 class ScriptedDice:
     """Dice that replay recorded faces in order (rules.dice.ScriptedDice)."""
 

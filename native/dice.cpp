@@ -71,6 +71,13 @@ std::vector<int> RandomDice::roll(std::int64_t n) {
     return out;
 }
 
+std::vector<int> NumpyDice::roll(std::int64_t n) {
+    if (n <= 0) return {};
+    check_count(n);
+    const std::vector<std::int64_t> drawn = g_.integers(1, 7, n);
+    return {drawn.begin(), drawn.end()};
+}
+
 ScriptedDice::ScriptedDice(std::vector<int> faces) : faces_(std::move(faces)) {
     for (int face : faces_) {
         if (face < 1 || face > 6) {

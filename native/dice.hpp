@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "numpy_random.hpp"
+
 namespace wargym {
 
 // The most dice one roll may ask for: a guard against a runaway allocation, far above any rule.
@@ -35,6 +37,20 @@ private:
     std::uint64_t next();
     std::uint64_t seed_;
     std::array<std::uint64_t, 4> s_{};
+};
+
+// rules/dice.py's RandomDice over a numpy Generator: ``rng.integers(1, 7, size=n)`` on the
+// PCG64 mirror (numpy_random.hpp), the same faces and the same state after as the reference's
+// dice on that generator (the envs' dice and the NP opponent's stream).
+class NumpyDice final : public Dice {
+public:
+    explicit NumpyDice(const Pcg64State& state) : g_(state) {}
+    std::vector<int> roll(std::int64_t n) override;
+    const Pcg64State& state() const noexcept { return g_.state(); }
+    NumpyGenerator& generator() noexcept { return g_; }
+
+private:
+    NumpyGenerator g_;
 };
 
 class ScriptedDice final : public Dice {

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "dice.hpp"
 #include "errors.hpp"
 #include "numpy_random.hpp"
 #include "pyvalues.hpp"
@@ -151,6 +152,25 @@ void bind_numpy_random(nb::module_& m) {
                  return g.uniform(float_arg(low, "low"), float_arg(high, "high"));
              },
              "low"_a.none(), "high"_a.none(), "Generator.uniform(low, high).");
+
+    nb::class_<NumpyDice>(m, "NumpyDice",
+                                "rules.dice.RandomDice over a numpy Generator, bit for bit "
+                                "(rng.integers(1, 7, size=n) on the PCG64 mirror).")
+        .def("__init__",
+             [](NumpyDice* self, nb::handle state) {
+                 new (self) NumpyDice(pcg64_state_from_dict(state, "state"));
+             },
+             "state"_a.none(), "From rng.bit_generator.state (a PCG64 state dict).")
+        .def("roll",
+             [](NumpyDice& self, nb::handle n) {
+                 const std::int64_t count = int64_arg(n, "n");
+                 nb::list faces;
+                 for (int f : self.roll(count)) faces.append(f);
+                 return nb::tuple(faces);
+             },
+             "n"_a.none(), "Roll ``n`` d6 (``n <= 0`` gives ``()``).")
+        .def_prop_ro("state", [](const NumpyDice& d) { return pcg64_state_to_dict(d.state()); },
+                     "The generator's state as rng.bit_generator.state writes it.");
 }
 
 }  // namespace wargym

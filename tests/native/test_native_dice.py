@@ -78,3 +78,33 @@ def test_random_dice_refuse_a_bad_seed_or_count() -> None:
     with pytest.raises(NativeTypeError, match="n: expected an integer, got 2.0"):
         dice.roll(2.0)
     assert len(dice.roll(3)) == 3  # still usable
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**40 + 3])
+def test_numpy_dice_roll_what_random_dice_roll_on_the_same_generator(seed: int) -> None:
+    """NumpyDice mirrors rules.dice.RandomDice(rng): the same faces and the same state after."""
+    from wargym.rules.dice import RandomDice
+
+    rng = np.random.default_rng(seed)
+    native = _core.NumpyDice(rng.bit_generator.state)
+    reference = RandomDice(rng)
+    counts = np.random.default_rng(seed + 1).integers(-2, 40, size=200)
+    for n in counts:
+        assert native.roll(int(n)) == reference.roll(int(n))
+    assert native.state == rng.bit_generator.state
+    rng.bit_generator.state = native.state  # a hand-back leaves the generator where it is
+    assert native.roll(5) == RandomDice(rng).roll(5)
+
+
+def test_numpy_dice_refuse_a_bad_state_or_count() -> None:
+    with pytest.raises(NativeTypeError, match="state"):
+        _core.NumpyDice(3)
+    with pytest.raises(NativeArgumentError, match="state"):
+        _core.NumpyDice({"bit_generator": "PCG64"})
+    dice = _core.NumpyDice(np.random.default_rng(0).bit_generator.state)
+    before = dice.state
+    with pytest.raises(NativeTypeError, match="n"):
+        dice.roll("3")
+    with pytest.raises(NativeArgumentError, match="n"):
+        dice.roll(_core.MAX_DICE_PER_ROLL + 1)
+    assert dice.state == before

@@ -2,6 +2,7 @@
 // _core.no_quarter.combat. Enum arguments are the reference's enum members (Location.HEAD, ...),
 // enum results are returned as those members; every argument is converted by name, so bad input
 // raises NativeTypeError / NativeArgumentError naming it (the translator is native/bindings.cpp's).
+#include "../../dice_bindings.hpp"
 #include "combat_bindings.hpp"
 
 #include <climits>
@@ -366,12 +367,7 @@ void bind_melee(nb::module_& c) {
         return out;
     }, "attackers"_a.none());
     c.def("roll_index", [](nb::handle dice, nb::handle count) {
-        wargym::Dice* d = nullptr;
-        wargym::RandomDice* random = nullptr;
-        wargym::ScriptedDice* scripted = nullptr;
-        if (nb::try_cast(dice, random, false) && random != nullptr) d = random;
-        else if (nb::try_cast(dice, scripted, false) && scripted != nullptr) d = scripted;
-        else wrong_type("dice", "a native RandomDice or ScriptedDice", dice);
+        wargym::Dice* d = &wargym::native_dice_arg(dice);
         const RolledIndex r = roll_index(*d, integer(count, "count", INT64_MIN, INT64_MAX));
         nb::object faces = nb::steal(PyTuple_New(static_cast<Py_ssize_t>(r.faces.size())));
         for (std::size_t i = 0; i < r.faces.size(); ++i) {

@@ -4,6 +4,7 @@
 // act with an action) and fire_options. Bad input raises NativeTypeError/NativeArgumentError
 // naming the argument; NotPorted (a building fired at, a luck choice under a guard) raises
 // NotImplementedError (flow_bindings' translator) and leaves the battle unchanged.
+#include "../../dice_bindings.hpp"
 #include <nanobind/nanobind.h>
 
 #include <string>
@@ -143,16 +144,7 @@ void bind_fire(nb::module_& g) {
           [](nb::handle battle, nb::handle tables, nb::handle action, nb::handle dice) {
               Battle& b = battle_arg(battle);
               const RulesTables& t = tables_arg(tables);
-              wargym::Dice* d = nullptr;
-              wargym::ScriptedDice* scripted = nullptr;
-              wargym::RandomDice* random = nullptr;
-              if (nb::try_cast(dice, scripted, false) && scripted) {
-                  d = scripted;
-              } else if (nb::try_cast(dice, random, false) && random) {
-                  d = random;
-              } else {
-                  wrong_type("dice", "a native RandomDice or ScriptedDice", dice);
-              }
+              wargym::Dice* d = &wargym::native_dice_arg(dice);
               const FrameRef top = fire_top(b);
               std::optional<Action> act;
               if (!action.is_none()) act = action_from_dict_py(action, "action");

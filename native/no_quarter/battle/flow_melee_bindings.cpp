@@ -5,6 +5,7 @@
 // options (the handler's legal actions). Bad input raises NativeTypeError/NativeArgumentError
 // naming the argument; NotPorted (flow_move.walk, a luck choice under a guard) raises
 // NotImplementedError (flow_bindings' translator) and leaves the battle unchanged.
+#include "../../dice_bindings.hpp"
 #include "flow_melee_bindings.hpp"
 
 #include <optional>
@@ -41,13 +42,7 @@ const nq::RulesTables& tables_arg(nb::handle h) {
     return *t;
 }
 
-wargym::Dice& dice_arg(nb::handle h) {
-    wargym::ScriptedDice* scripted = nullptr;
-    wargym::RandomDice* random = nullptr;
-    if (nb::try_cast(h, scripted, false) && scripted) return *scripted;
-    if (nb::try_cast(h, random, false) && random) return *random;
-    wrong_type("dice", "a native RandomDice or ScriptedDice", h);
-}
+wargym::Dice& dice_arg(nb::handle h) { return wargym::native_dice_arg(h); }
 
 // The handlers of this file's frame kinds.
 const nq::Procedures& procedures() {

@@ -7,6 +7,7 @@
 // ported raises wargym.native.errors.NativeNotPortedError, an illegal action
 // wargym.rules.errors.IllegalActionError with the reference's message; bad arguments the
 // NativeTypeError / NativeArgumentError of the other bindings. native/bindings.cpp calls bind_game().
+#include "../../dice_bindings.hpp"
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
@@ -71,19 +72,13 @@ private:
 struct DiceArg {
     Dice* dice = nullptr;
     std::unique_ptr<PyDice> wrapped;
-    explicit DiceArg(nb::handle h) {
-        ScriptedDice* s = nullptr;
-        RandomDice* r = nullptr;
-        if (nb::try_cast(h, s, false) && s) {
-            dice = s;
-        } else if (nb::try_cast(h, r, false) && r) {
-            dice = r;
-        } else if (!h.is_none() && PyObject_HasAttrString(h.ptr(), "roll")) {
-            wrapped = std::make_unique<PyDice>(h);
-            dice = wrapped.get();
-        } else {
-            wrong_type("dice", "dice (native RandomDice/ScriptedDice or an object with roll(n))", h);
+    explicit DiceArg(nb::handle h) : dice(native_dice_or_null(h)) {
+        if (dice != nullptr) return;
+        if (h.is_none() || !PyObject_HasAttrString(h.ptr(), "roll")) {
+            wrong_type("dice", "dice (native RandomDice/ScriptedDice/NumpyDice or an object with roll(n))", h);
         }
+        wrapped = std::make_unique<PyDice>(h);
+        dice = wrapped.get();
     }
 };
 

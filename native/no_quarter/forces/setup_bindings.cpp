@@ -2,6 +2,7 @@
 // battlefield/battlefield_gen.hpp) in _core.no_quarter: SetupTables (built from the glue's
 // plain data, native/no_quarter/setup.py), new_skirmish_setup and generate_battlefield.
 // The rng crosses as rng.bit_generator.state dicts (numpy_random_bindings.hpp).
+#include "../../dice_bindings.hpp"
 #include "setup_bindings.hpp"
 
 #include <Python.h>
@@ -157,13 +158,7 @@ SetupTables setup_tables(nb::handle d) {
 }
 
 // -- arguments --------------------------------------------------------------------------------
-Dice& dice_arg(nb::handle h) {
-    RandomDice* random = nullptr;
-    if (nb::try_cast(h, random, false) && random != nullptr) return *random;
-    ScriptedDice* scripted = nullptr;
-    if (nb::try_cast(h, scripted, false) && scripted != nullptr) return *scripted;
-    wrong_type("dice", "a native RandomDice or ScriptedDice", h);
-}
+Dice& dice_arg(nb::handle h) { return native_dice_arg(h); }
 
 const SetupTables& tables_arg(nb::handle h) {
     const SetupTables* t = nullptr;
