@@ -3,15 +3,16 @@
 Run: .venv/bin/python benchmarks/native_np.py [--games 4] [--per-side 3] [--seconds 1] [--rounds 3]
 
 Red's decisions come from seeded random skirmishes (red played by the reference's NP, blue
-at random). Each timed loop answers every recorded red decision again from a copy of its
-context and generator state:
+at random). Each timed loop replays every game's red decisions in order, with one context and
+one generator per game as an env keeps them:
 
 * ``reference``: ``enemy_decide.np_decide(battle, options, context, RandomDice(rng))`` on the
-  reference battle (its perception cache cleared first, as a fresh state would have it);
+  reference battle (its perception cache and the battlefield's sight memo cleared first, as a
+  state met once has them);
 * ``native core``: ``_core.no_quarter.enemy.np_decide`` on the native battle with a native
   ``NpContext`` and ``NumpyDice`` (what a native env keeps);
 * ``native glue``: ``wargym.native.no_quarter.enemy.np_decide`` with the reference's
-  ``NpContext`` and the generator (the context converted in and out on every call).
+  ``NpContext`` and the generator (its native twin reused, the rolls added converted back).
 
 Every native answer is checked equal to the reference's before timing. Decisions per second
 of wall time and of the thread's CPU time (medians over rounds).
@@ -93,32 +94,40 @@ def main(argv: list[str] | None = None) -> None:
     cases = decisions(args.games, args.per_side, args.seed)
     np_tables = native_enemy.np_tables()
     battles = [Battle.from_dict(c[0]) for c in cases]
-    contexts = [NpContext.from_dict(c[2]) for c in cases]
+
+    # Each loop replays the games' red decisions in order with one context and one
+    # generator per game, as an env keeps them (the context and the generator state before a
+    # decision are those the previous one left).
+    firsts = {i for i, c in enumerate(cases) if not c[2]["rolls"] and not c[2]["groups"]}
 
     def reference() -> int:
-        for battle, (_, options, data, state, *_rest) in zip(battles, cases, strict=True):
-            battle.geometry_cache = None
-            rng = np.random.default_rng()
-            rng.bit_generator.state = state
-            np_decide(battle, options, NpContext.from_dict(data), RandomDice(rng))
+        context, rng = NpContext(), np.random.default_rng()
+        for i, (battle, (_, options, _, state, *_rest)) in enumerate(
+            zip(battles, cases, strict=True)
+        ):
+            if i in firsts:
+                context = NpContext()
+                rng.bit_generator.state = state
+            battle.geometry_cache = None  # fresh: no line memoised from an earlier round
+            battle.battlefield.index.memo.clear()
+            np_decide(battle, options, context, RandomDice(rng))
         return len(cases)
 
-    natives = [_core.no_quarter.enemy.NpContext.from_dict(c[2]) for c in cases]
-
     def core() -> int:
-        for (_, options, _, state, native, tables), held in zip(cases, natives, strict=True):
-            native_enemy.core.np_decide(
-                native, tables, np_tables, options, held.clone(), _core.NumpyDice(state)
-            )
+        held, dice = _core.no_quarter.enemy.NpContext(), None
+        for i, (_, options, _, state, native, tables) in enumerate(cases):
+            if i in firsts:
+                held, dice = _core.no_quarter.enemy.NpContext(), _core.NumpyDice(state)
+            native_enemy.core.np_decide(native, tables, np_tables, options, held, dice)
         return len(cases)
 
     def glue() -> int:
-        for (_, options, _, state, native, tables), context in zip(cases, contexts, strict=True):
-            rng = np.random.default_rng()
-            rng.bit_generator.state = state
-            native_enemy.np_decide(
-                native, tables, options, NpContext.from_dict(context.to_dict()), rng
-            )
+        context, rng = NpContext(), np.random.default_rng()
+        for i, (_, options, _, state, native, tables) in enumerate(cases):
+            if i in firsts:
+                context = NpContext()
+                rng.bit_generator.state = state
+            native_enemy.np_decide(native, tables, options, context, rng)
         return len(cases)
 
     for (_, options, data, state, native, tables), battle in zip(cases, battles, strict=True):

@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import inspect
+import operator
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -38,7 +39,17 @@ from wargym.rules import dice as rules_dice
 from wargym.rules.no_quarter.battle.actions import Action
 from wargym.rules.no_quarter.battlefield import sections
 from wargym.rules.no_quarter.non_player import enemy
-from wargym.rules.no_quarter.non_player.enemy import NpContext, Tactics
+from wargym.rules.no_quarter.non_player.enemy import (
+    MoveOrder,
+    MoveRoll,
+    NpActivation,
+    NpContext,
+    NpGroupState,
+    NpObjective,
+    NpPosture,
+    PursuitRoll,
+    Tactics,
+)
 from wargym.rules.no_quarter.sight_movement import sight
 
 core: Any = _core.no_quarter.enemy
@@ -120,24 +131,104 @@ def np_decide(
     """The reference's ``np_decide`` on a native battle (§22.4), and the updated context.
 
     ``tables``: the battle's ``game_tables``; ``options``: the legal actions. ``context`` is
-    updated in place, as the reference does (and returned); ``rng`` rolls the NP tables and is
-    left in the state ``RandomDice(rng)`` would leave it. On an error neither changes.
+    updated in place, as the reference does (a group's state set in ``groups``, the activation
+    appended to ``rolls``), and returned; ``rng`` rolls the NP tables and is left in the state
+    ``RandomDice(rng)`` would leave it. On an error neither changes.
+
+    The native twin of ``context`` is kept on it between calls and used again while the
+    context holds what the last call left (else it is converted afresh), so a call costs what
+    it adds, not the whole log.
     """
+    held = _twin(context)
+    work = held.clone()
     dice = _core.NumpyDice(dict(rng.bit_generator.state))
-    held = native_context(context)
     chosen: Action = core.np_decide(
         battle,
         tables,
         _default_tables() if np_tables is None else np_tables,
         list(options),
-        held,
+        work,
         dice,
     )
     rng.bit_generator.state = dice.state
-    after = NpContext.from_dict(held.to_dict())
-    context.groups, context.default = after.groups, after.default
-    context.rolls, context.options = after.rolls, after.options
+    after = work.to_dict()
+    for key, state in after["groups"].items():
+        context.groups[int(key)] = _group_state(state)
+    context.rolls.extend(_activation(a) for a in after["rolls"][len(context.rolls) :])
+    setattr(context, _TWIN, _Twin(work, context))
     return chosen, context
+
+
+_TWIN = "_wargym_native_twin"
+
+
+class _Twin:
+    """A native NpContext and what the reference context held when the two were equal."""
+
+    def __init__(self, native: Any, context: NpContext) -> None:
+        self.native = native
+        self.groups = dict(context.groups)
+        self.rolls = tuple(context.rolls)
+        self.default, self.options = context.default, context.options
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        """Copies and pickles of the context drop the twin (the next call converts afresh)."""
+        return (_forget, ())
+
+    def matches(self, context: NpContext) -> bool:
+        return (
+            len(context.rolls) == len(self.rolls)
+            and all(map(operator.is_, context.rolls, self.rolls))
+            and context.groups == self.groups
+            and list(context.groups) == list(self.groups)
+            and context.default == self.default
+            and context.options == self.options
+        )
+
+
+def _forget() -> None:
+    return None
+
+
+def _twin(context: NpContext) -> Any:
+    twin = getattr(context, _TWIN, None)
+    if isinstance(twin, _Twin) and twin.matches(context):
+        return twin.native
+    return native_context(context)
+
+
+def _group_state(d: dict[str, Any]) -> NpGroupState:
+    """An NpGroupState from the core's (checked) JSON, without from_jsonable's walk."""
+    activation = d["activation"]
+    return NpGroupState(
+        NpPosture(d["posture"]),
+        NpObjective(d["objective"]),
+        d["own_edge"],
+        d["exit_edge"],
+        tuple(d["exit_sections"]),
+        d["after_beaten"],
+        d["target"],
+        MoveOrder(d["order"]),
+        None if activation is None else (activation[0], activation[1]),
+    )
+
+
+def _activation(d: dict[str, Any]) -> NpActivation:
+    pursuit, move = d["pursuit"], d["move"]
+    return NpActivation(
+        d["team"],
+        d["leader"],
+        NpPosture(d["posture"]),
+        d["beaten_away"],
+        None
+        if pursuit is None
+        else PursuitRoll(tuple(pursuit["faces"]), pursuit["passes"], pursuit["target"]),
+        None
+        if move is None
+        else MoveRoll(
+            move["table"], tuple(move["faces"]), move["passes"], MoveOrder(move["order"])
+        ),
+    )
 
 
 __all__ = ["core", "native_context", "np_decide", "np_tables", "tables_spec"]

@@ -184,7 +184,7 @@ def _compare_closed_up(
     assert kept.to_dict() == context.to_dict(), where
     glue_context = _context(g)
     again, _ = native_enemy.np_decide(native, tables, options, glue_context, ours)
-    assert again == action and glue_context.to_dict() == context.to_dict(), where
+    assert again == action and glue_context == context, where
     assert ours.bit_generator.state == theirs.bit_generator.state, where
     return 1
 
@@ -229,6 +229,7 @@ def play_and_compare(games: int) -> tuple[int, Counter[str]]:
             opponent = np.random.default_rng(800 + g)
             context = _context(g)
             kept = native_enemy.native_context(context)  # the native context kept across the battle
+            glue_context = NpContext.from_dict(context.to_dict())  # the glue's, kept as an env does
             tables, key = game_tables(battle), battle.to_dict()["battlefield"]
             for step in range(MAX_DECISIONS):
                 if battle.over or battle.decision is None:
@@ -246,7 +247,6 @@ def play_and_compare(games: int) -> tuple[int, Counter[str]]:
                 start = opponent.bit_generator.state
                 glue_rng = np.random.default_rng()
                 glue_rng.bit_generator.state = start
-                glue_context = NpContext.from_dict(context.to_dict())
                 action = enemy_decide.np_decide(battle, options, context, RandomDice(opponent))
                 reached[f"kind {battle.decision.kind.value}"] += 1
                 if isinstance(action, ExitTable):
@@ -254,7 +254,9 @@ def play_and_compare(games: int) -> tuple[int, Counter[str]]:
                 ours, back = native_enemy.np_decide(native, tables, options, glue_context, glue_rng)
                 assert type(ours) is type(action) and ours == action, (where, ours, action)
                 assert back is glue_context
-                assert glue_context.to_dict() == context.to_dict(), where
+                assert glue_context == context and glue_context.to_dict() == context.to_dict(), (
+                    where
+                )
                 assert glue_rng.bit_generator.state == opponent.bit_generator.state, where
                 dice_kept = _core.NumpyDice(start)
                 again = native_enemy.core.np_decide(
