@@ -38,7 +38,12 @@ from stable_baselines3.common.vec_env.base_vec_env import (
 )
 
 from wargym.envs import DEFAULT_MAX_EPISODE_STEPS
-from wargym.envs.no_quarter.batch import SkirmishBatch, check_seeds, single_envs
+from wargym.envs.no_quarter.batch import (
+    NativeSkirmishBatch,
+    SkirmishBatch,
+    check_seeds,
+    single_envs,
+)
 from wargym.envs.no_quarter.solo import NoQuarterSkirmishEnv
 
 __all__ = ["BatchVecEnv"]
@@ -136,10 +141,9 @@ class BatchVecEnv(VecEnv):
         """
         if attr_name == "action_masks":
             return [self._mask_of(i) for i in self._get_indices(indices)]
-        envs = getattr(self.batch, "envs", None)
-        if envs is None:  # the native batch: its reference env's (same configuration)
+        if isinstance(self.batch, NativeSkirmishBatch):  # its reference env (same configuration)
             return [getattr(self.batch.env, attr_name) for _ in self._get_indices(indices)]
-        return [getattr(envs[i], attr_name) for i in self._get_indices(indices)]
+        return [getattr(self.batch.envs[i], attr_name) for i in self._get_indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
         """Set ``attr_name`` on the chosen single envs."""
