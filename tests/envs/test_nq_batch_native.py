@@ -384,3 +384,21 @@ def test_the_core_refuses_bad_arguments_naming_them() -> None:
     before = batch.obs.copy()
     core.set_buffers(*arrays)  # the batch's own arrays again: still usable
     assert np.array_equal(batch.obs, before)
+
+
+def test_the_benchmark_runs_and_writes_its_figures(tmp_path: Any) -> None:
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "benchmarks"
+    out = tmp_path / "native_batch.json"
+    args = ["--seconds", "0.05", "--rounds", "1", "--sizes", "2", "--memory-envs", "2"]
+    args += ["--memory-steps", "1", "--ppo-steps", "0", "--python-size", "1", "--json", str(out)]
+    subprocess.run(
+        [sys.executable, "native_batch.py", *args], cwd=folder, check=True, capture_output=True
+    )
+    report = json.loads(out.read_text())
+    assert report["batch"][0]["envs"] == 2 and report["batch"][0]["steps_per_s"] > 0
+    assert report["memory"]["peak_kb"] > 0 and report["ppo"] is None
