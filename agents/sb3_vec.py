@@ -38,7 +38,12 @@ from stable_baselines3.common.vec_env.base_vec_env import (
 )
 
 from wargym.envs import DEFAULT_MAX_EPISODE_STEPS
-from wargym.envs.no_quarter.batch import SkirmishBatch, check_seeds
+from wargym.envs.no_quarter.batch import (
+    NativeSkirmishBatch,
+    SkirmishBatch,
+    check_seeds,
+    single_envs,
+)
 from wargym.envs.no_quarter.solo import NoQuarterSkirmishEnv
 
 __all__ = ["BatchVecEnv"]
@@ -52,6 +57,9 @@ class BatchVecEnv(VecEnv):
         seed: the seed of the first ``reset`` (env ``i`` gets ``seed + i``; ``None``: entropy).
         max_episode_steps: steps after which an episode is truncated.
         env_cls: the single env class (the skirmish or a mission env).
+        backend: ``"python"`` (the reference envs) or ``"native"`` (one C++ call steps every
+            battle with the GIL released, ``batch.NativeSkirmishBatch``;
+            the skirmish with the ``"scripted"`` or ``"random"`` opponent).
         **env_kwargs: the single env's keywords.
 
     Raises:
@@ -65,10 +73,16 @@ class BatchVecEnv(VecEnv):
         *,
         max_episode_steps: int = DEFAULT_MAX_EPISODE_STEPS,
         env_cls: type[NoQuarterSkirmishEnv] = NoQuarterSkirmishEnv,
+        backend: str = "python",
         **env_kwargs: Any,
     ) -> None:
         self.batch = SkirmishBatch(
-            num_envs, seed, max_episode_steps=max_episode_steps, env_cls=env_cls, **env_kwargs
+            num_envs,
+            seed,
+            max_episode_steps=max_episode_steps,
+            env_cls=env_cls,
+            backend=backend,
+            **env_kwargs,
         )
         self._actions: np.ndarray | None = None
         super().__init__(
@@ -121,15 +135,21 @@ class BatchVecEnv(VecEnv):
         self.batch.close()
 
     def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        """Attribute ``attr_name`` of the chosen single envs (``action_masks``: the batch's)."""
+        """Attribute ``attr_name`` of the chosen single envs (``action_masks``: the batch's).
+
+        The native batch holds no single envs: its reference env (never stepped) answers.
+        """
         if attr_name == "action_masks":
             return [self._mask_of(i) for i in self._get_indices(indices)]
+        if isinstance(self.batch, NativeSkirmishBatch):  # its reference env (same configuration)
+            return [getattr(self.batch.env, attr_name) for _ in self._get_indices(indices)]
         return [getattr(self.batch.envs[i], attr_name) for i in self._get_indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
         """Set ``attr_name`` on the chosen single envs."""
+        envs = single_envs(self.batch)
         for i in self._get_indices(indices):
-            setattr(self.batch.envs[i], attr_name, value)
+            setattr(envs[i], attr_name, value)
 
     def env_method(
         self,
@@ -142,9 +162,8 @@ class BatchVecEnv(VecEnv):
         chosen = list(self._get_indices(indices))
         if method_name == "action_masks":
             return list(self.batch.masks[chosen].copy())
-        return [
-            getattr(self.batch.envs[i], method_name)(*method_args, **method_kwargs) for i in chosen
-        ]
+        envs = single_envs(self.batch)
+        return [getattr(envs[i], method_name)(*method_args, **method_kwargs) for i in chosen]
 
     def env_is_wrapped(
         self, wrapper_class: type[gymnasium.Wrapper], indices: VecEnvIndices = None

@@ -11,7 +11,11 @@ wargym.native.no_quarter's glue (``NativeBattle``, ``battle_from_dict``). Its su
 ``combat`` (the combat resolvers, ``CombatTables``) is typed through
 wargym.native.no_quarter.combat and .combat_tables. Its submodule ``game`` (``legal_actions``,
 ``check_legal``, ``play``, ``advance``, ``act``, ``eliminated``, ``distinct``) is typed through
-wargym.native.no_quarter.game; the rule tables it takes are ``fire.FireTables``."""
+wargym.native.no_quarter.game; the rule tables it takes are ``fire.FireTables``. Its submodule
+``skirmish_batch`` (``SkirmishBatch``: ``set_buffers``, ``start``, ``prepare``, ``set_tables``,
+``step``, ``resume``, ``battle``, ``seen``, ``states``, ``final_info``, ``battlefield_changed``;
+``READY``, ``NEEDS_TABLES``, ``NEEDS_REDRAW``) is driven and typed through
+wargym.envs.no_quarter.batch.NativeSkirmishBatch."""
 
 fuzz: Any
 """Only in a fuzzing build (``-DWARGYM_FUZZ=ON``, ``make sanitize``): ``begin()``, ``end()`` (the

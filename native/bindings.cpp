@@ -34,6 +34,7 @@ namespace nb = nanobind;
 // no_quarter/battle/actions_bindings.hpp (not included: its vocab Side clashes with sight.hpp's)
 namespace wargym::no_quarter { void bind_actions(nanobind::module_& g); }
 namespace wargym::no_quarter { void bind_codec(nanobind::module_& g); }  // no_quarter/envs/codec_bindings.cpp
+namespace wargym::no_quarter { void bind_skirmish_batch(nanobind::module_& g); }  // no_quarter/envs/skirmish_batch_bindings.cpp
 namespace wargym::no_quarter { void bind_game(nanobind::module_& g); }  // battle/game_bindings.cpp
 namespace wargym::no_quarter { void bind_luck(nanobind::module_& g); }  // no_quarter/battle/luck_bindings.cpp
 namespace wargym::no_quarter { void bind_flow_mech(nanobind::module_& g); }  // no_quarter/battle/flow_mech_bindings.cpp
@@ -586,4 +587,5 @@ NB_MODULE(_core, m) {
     nq::bind_melee_flow(g);  // REACT, CHARGE, MELEE, CHARGES (battle/flow_melee_bindings.cpp)
     nq::bind_flow_mech(g);  // battle/flow_mech_bindings.cpp (MECH, INSIGHT handlers)
     nq::bind_enemy(g);      // the rules' NP procedure (non_player/enemy_bindings.cpp)
+    nq::bind_skirmish_batch(g);  // envs/no_quarter/batch.py's native step (envs/skirmish_batch_bindings.cpp)
 }

@@ -8,9 +8,12 @@ caller reads (the buffer design of PufferLib and EnvPool): ``obs`` ``(N, size)``
 once and overwritten in place by every :meth:`SkirmishBatch.step` and
 :meth:`SkirmishBatch.reset`; copy a row to keep it.
 
-This is the Python backend of the batch: it holds the GIL while it steps. The native core
-(issue 16) fills the same buffers with the GIL released; the arrays, the auto-reset rule and
-the errors stay as documented here.
+Two backends: ``backend="python"`` (the default) steps the single reference envs and holds
+the GIL while it steps; ``backend="native"`` (:class:`NativeSkirmishBatch`, skirmishes with the
+``"scripted"`` or ``"random"`` opponent) steps every battle in one call of the native core with
+the GIL released and fills the same arrays with the same values, bit for bit on the same seeds
+and actions (tests/envs/test_nq_batch_native.py). The arrays, the auto-reset rule and the
+errors are those documented here for both.
 
 Auto-reset: **SAME_STEP** (gymnasium's ``AutoresetMode.SAME_STEP``, SB3's ``VecEnv`` rule).
 When env ``i`` terminates or is truncated, the same ``step`` call writes its last observation
@@ -58,9 +61,20 @@ from wargym.envs.base import (
 from wargym.rules.errors import short_repr
 from wargym.rules.no_quarter.forces.vocab import Side
 
+from .core import MAX_REDRAWS
 from .solo import NoQuarterSkirmishEnv
 
-__all__ = ["AUTORESET_MODE", "MAX_BATCH_ENVS", "SIDE_CODES", "SkirmishBatch", "check_seeds"]
+__all__ = [
+    "AUTORESET_MODE",
+    "BACKENDS",
+    "MAX_BATCH_ENVS",
+    "SIDE_CODES",
+    "NativeSkirmishBatch",
+    "SkirmishBatch",
+    "check_backend",
+    "check_seeds",
+    "single_envs",
+]
 
 AUTORESET_MODE = "same-step"
 """The auto-reset rule (module docstring); gymnasium's ``AutoresetMode.SAME_STEP`` value."""
@@ -72,6 +86,26 @@ SIDE_CODES = {Side.BLUE: 0, Side.RED: 1}
 """``deciding_side`` codes; -1 when no side decides (the battle is over)."""
 
 MAX_SEED = 2**63 - 1
+BACKENDS = ("python", "native")
+"""The batch's engines: the reference envs (default) or the core (:class:`NativeSkirmishBatch`)."""
+
+
+def single_envs(batch: SkirmishBatch) -> list[NoQuarterSkirmishEnv]:
+    """The batch's single envs; EnvArgumentError for the native batch, which holds none."""
+    envs: list[NoQuarterSkirmishEnv] | None = getattr(batch, "envs", None)
+    if envs is None:
+        raise EnvArgumentError(
+            "the native batch holds no single envs (only action_masks is answered); "
+            "use backend='python'"
+        )
+    return envs
+
+
+def check_backend(backend: Any) -> str:
+    """``backend`` if it is one of :data:`BACKENDS`, else EnvArgumentError naming it."""
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise EnvArgumentError(f"backend must be one of {BACKENDS}, got {short_repr(backend)}")
+    return backend
 
 
 def check_seeds(seeds: Any, num_envs: int) -> list[int | None]:
@@ -117,6 +151,12 @@ class SkirmishBatch:
         EnvArgumentError: a bad ``num_envs``, seed, ``max_episode_steps`` or env keyword.
     """
 
+    def __new__(cls, *args: Any, backend: str = "python", **kwargs: Any) -> SkirmishBatch:
+        """``backend="native"`` makes a :class:`NativeSkirmishBatch` (same attributes and calls)."""
+        if cls is SkirmishBatch and backend == "native":
+            return super().__new__(NativeSkirmishBatch)
+        return super().__new__(cls)
+
     def __init__(
         self,
         num_envs: int,
@@ -124,18 +164,11 @@ class SkirmishBatch:
         *,
         max_episode_steps: int = DEFAULT_MAX_EPISODE_STEPS,
         env_cls: type[NoQuarterSkirmishEnv] = NoQuarterSkirmishEnv,
+        backend: str = "python",
         **env_kwargs: Any,
     ) -> None:
-        self.num_envs = check_int("num_envs", num_envs, 1, MAX_BATCH_ENVS)
-        self.max_episode_steps = check_int("max_episode_steps", max_episode_steps, 1)
-        first_seeds = check_seeds(seeds, self.num_envs)
-        if env_kwargs.get("flatten", True) is not True:
-            raise EnvArgumentError("flatten must be True in a batch (rows of one flat array)")
-        if env_kwargs.get("render_mode") is not None:
-            raise EnvArgumentError(
-                f"a batch does not render: render_mode must be None, got "
-                f"{short_repr(env_kwargs['render_mode'])}"
-            )
+        check_backend(backend)
+        first_seeds = self._check_common(num_envs, seeds, max_episode_steps, env_kwargs)
         self.envs: list[NoQuarterSkirmishEnv] = [env_cls(**env_kwargs)]
         self.envs += [env_cls(**env_kwargs) for _ in range(self.num_envs - 1)]
         first = self.envs[0]
@@ -158,6 +191,22 @@ class SkirmishBatch:
         """Each env's info of its last finished episode's last step (``None`` before one)."""
         self._ready = False
         self.reset(first_seeds)
+
+    def _check_common(
+        self, num_envs: Any, seeds: Any, max_episode_steps: Any, env_kwargs: dict[str, Any]
+    ) -> list[int | None]:
+        """Sets ``num_envs`` and ``max_episode_steps``; the first seeds (both backends' checks)."""
+        self.num_envs = check_int("num_envs", num_envs, 1, MAX_BATCH_ENVS)
+        self.max_episode_steps = check_int("max_episode_steps", max_episode_steps, 1)
+        first_seeds = check_seeds(seeds, self.num_envs)
+        if env_kwargs.get("flatten", True) is not True:
+            raise EnvArgumentError("flatten must be True in a batch (rows of one flat array)")
+        if env_kwargs.get("render_mode") is not None:
+            raise EnvArgumentError(
+                f"a batch does not render: render_mode must be None, got "
+                f"{short_repr(env_kwargs['render_mode'])}"
+            )
+        return first_seeds
 
     # -- the two calls -----------------------------------------------------------------------
     def reset(self, seeds: Any = None) -> None:
@@ -245,13 +294,16 @@ class SkirmishBatch:
         masked = np.flatnonzero(~self.masks[np.arange(self.num_envs), chosen])
         if masked.size:
             i = int(masked[0])
-            env = self.envs[i]
-            what = env.codec.describe(int(chosen[i]), env.battle)
+            what = self._describe(i, int(chosen[i]))
             raise InvalidActionError(
                 f"actions[{i}] = {int(chosen[i])} ({what}) is masked out: not legal in env {i} "
                 f"({masked.size} env(s) with masked actions)"
             )
         return chosen
+
+    def _describe(self, i: int, index: int) -> str:
+        env = self.envs[i]
+        return str(env.codec.describe(index, env.battle))
 
     def _write(self, i: int, env: NoQuarterSkirmishEnv, obs: dict[str, Any]) -> None:
         self.obs[i] = obs["observation"]
@@ -271,3 +323,267 @@ class SkirmishBatch:
         """Close every env."""
         for env in self.envs:
             env.close()
+
+
+NATIVE_OPPONENTS = ("scripted", "random")
+"""Red's players the native batch has (``"rules"``, the env's default, is not native yet)."""
+NATIVE_REFUSED = ("advisor", "battle_factory", "markers", "slots", "shaping_terms")
+"""Env keywords the native batch does not take (any value but ``None``)."""
+
+
+class NativeSkirmishBatch(SkirmishBatch):
+    """:class:`SkirmishBatch` on the native core: one C++ call steps every battle, GIL released.
+
+    Made by ``SkirmishBatch(..., backend="native")`` (or directly); the arrays, SAME_STEP
+    auto-reset, truncation, ``deciding_side``, ``final_infos`` and the input checks are those of
+    the module docstring, and the values are the Python batch's bit for bit on the same seeds and
+    actions (tests/envs/test_nq_batch_native.py). The core is
+    ``_core.no_quarter.skirmish_batch.SkirmishBatch`` (native/no_quarter/envs/skirmish_batch.hpp).
+
+    **Streams.** Each env keeps its own ``np_random`` (gymnasium's, from its seed) and spawns
+    ``(setup, dice, opponent)`` from it for every start, as ``NoQuarterSkirmishEnv.reset`` does.
+    The set-up runs in the core (``new_skirmish_setup``) and the rule tables of its battlefield
+    are built here (:func:`~wargym.native.no_quarter.tables.rules_tables`: the core reads no
+    YAML). So that the auto-reset inside a GIL-free step never calls Python, every env's *next*
+    episode is prepared ahead, right after each start: its three streams are spawned, its set-up
+    is made and its tables built, and the core starts from them when the episode ends. After the
+    step the glue prepares the next one for each env that reset. Two rare cases come back to the
+    glue with the GIL held, as statuses of the call: a building fell (the tables hold the
+    battlefield's terrain, so the env stops before its next use of them; new tables are built
+    and the core resumes), and a start whose battle ends before blue's first decision (solo.py
+    draws again from the next streams, up to ``MAX_REDRAWS`` in all).
+
+    Not supported yet (``EnvArgumentError`` naming the keyword; use ``backend="python"``): the
+    ``"rules"`` opponent (``NativeNotPortedError``: the NP side is not native yet) and agent
+    opponents, ``env_cls`` other than ``NoQuarterSkirmishEnv`` (missions), an ``advisor``,
+    ``battle_factory``, ``markers``, ``slots`` or ``shaping_terms``, ``info_events=True`` and
+    a nonzero ``reward_shaping``.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        seeds: Any = None,
+        *,
+        max_episode_steps: int = DEFAULT_MAX_EPISODE_STEPS,
+        env_cls: type[NoQuarterSkirmishEnv] = NoQuarterSkirmishEnv,
+        backend: str = "native",
+        **env_kwargs: Any,
+    ) -> None:
+        if check_backend(backend) != "native":
+            raise EnvArgumentError("backend: a NativeSkirmishBatch is the native backend")
+        first_seeds = self._check_common(num_envs, seeds, max_episode_steps, env_kwargs)
+        if env_cls is not NoQuarterSkirmishEnv:
+            raise EnvArgumentError(
+                f"env_cls: the native batch plays NoQuarterSkirmishEnv only, got "
+                f"{short_repr(env_cls)}; use backend='python'"
+            )
+        for key in NATIVE_REFUSED:
+            if env_kwargs.get(key) is not None:
+                raise EnvArgumentError(
+                    f"{key}: not supported by the native batch; use backend='python'"
+                )
+        if env_kwargs.get("info_events", False) is not False:
+            raise EnvArgumentError(
+                "info_events: the native batch gathers no events; use backend='python'"
+            )
+        opponent = env_kwargs.get("opponent", "rules")
+        if isinstance(opponent, str) and opponent == "rules":
+            from wargym.native.errors import NativeNotPortedError
+
+            raise NativeNotPortedError(
+                "opponent 'rules' (the NP side, non_player.enemy.np_decide) is not native yet: "
+                "use opponent='scripted' or 'random', or backend='python'"
+            )
+        if not isinstance(opponent, str) or opponent not in NATIVE_OPPONENTS:
+            raise EnvArgumentError(
+                f"opponent: the native batch plays {NATIVE_OPPONENTS}, got {short_repr(opponent)}; "
+                "use backend='python' for an agent opponent"
+            )
+        env = NoQuarterSkirmishEnv(**env_kwargs)  # checks every keyword
+        if any(env.shaping.values()):
+            raise EnvArgumentError(
+                "reward_shaping: the native batch has no shaping terms yet; use backend='python'"
+            )
+        from wargym.native import _core
+        from wargym.native.no_quarter.codec import NativeCodec
+        from wargym.native.no_quarter.encoding import NativeObservationEncoder
+        from wargym.native.no_quarter.setup import new_skirmish_setup
+        from wargym.native.no_quarter.tables import rules_tables
+        from wargym.rules.no_quarter.battlefield.terrain import Battlefield
+        from wargym.rules.no_quarter.forces.data import load_rules
+
+        self.env = env
+        """The reference env the batch's spaces, codec and options come from (never stepped)."""
+        self.opponent = opponent
+        self._core_module: Any = _core
+        self._setup_fn = new_skirmish_setup
+        self._tables_fn = rules_tables
+        self._battlefield_cls = Battlefield
+        self._rules = load_rules(env.battle_options.rules)
+        self.single_observation_space = env.observation_space
+        self.single_action_space = env.action_space
+        self.n_actions = int(env.codec.n)
+        size = int(env.encoder.size)
+        n = self.num_envs
+        self.obs = np.zeros((n, size), dtype=np.float32)
+        self.masks = np.zeros((n, self.n_actions), dtype=np.bool_)
+        self.rewards = np.zeros(n, dtype=np.float64)
+        self.terminations = np.zeros(n, dtype=np.bool_)
+        self.truncations = np.zeros(n, dtype=np.bool_)
+        self.deciding_side = np.full(n, -1, dtype=np.int8)
+        self.episode_steps = np.zeros(n, dtype=np.int64)
+        self.final_obs = np.zeros((n, size), dtype=np.float32)
+        self.final_masks = np.zeros((n, self.n_actions), dtype=np.bool_)
+        self.final_infos = [None] * n
+        self._status = np.zeros(n, dtype=np.int8)
+        self._started = np.zeros(n, dtype=np.bool_)
+        self._np_random: list[np.random.Generator | None] = [None] * n
+        self._next: list[tuple[Any, Any, Any, Any] | None] = [None] * n
+        self._codec = NativeCodec(env.codec)
+        self._encoder = NativeObservationEncoder(env.encoder)
+        sample, _ = new_skirmish_setup(
+            np.random.default_rng(0),
+            _core.NumpyDice(dict(np.random.default_rng(0).bit_generator.state)),
+            options=env.battle_options,
+        )
+        batch = _core.no_quarter.skirmish_batch
+        self._batch: Any = batch
+        self._core: Any = batch.SkirmishBatch(
+            n, self._codec.core, sample, self._encoder._core, opponent, self.max_episode_steps
+        )
+        self._core.set_buffers(
+            self.obs,
+            self.masks,
+            self.rewards,
+            self.terminations,
+            self.truncations,
+            self.deciding_side,
+            self.episode_steps,
+            self.final_obs,
+            self.final_masks,
+            self._status,
+            self._started,
+        )
+        self._ready = False
+        self.reset(first_seeds)
+
+    # -- the two calls -----------------------------------------------------------------------
+    def reset(self, seeds: Any = None) -> None:
+        """Start a new battle in every env (:meth:`SkirmishBatch.reset`)."""
+        from gymnasium.utils import seeding
+
+        per_env = check_seeds(seeds, self.num_envs)
+        for i, seed in enumerate(per_env):
+            if seed is not None:
+                self._np_random[i] = seeding.np_random(seed)[0]
+                self._next[i] = None
+            elif self._np_random[i] is None:
+                self._np_random[i] = seeding.np_random()[0]
+            self._begin(i, self._next[i])
+        self.rewards[:] = 0.0
+        self.terminations[:] = False
+        self.truncations[:] = False
+        self.episode_steps[:] = 0
+        self.final_infos = [None] * self.num_envs
+        self._ready = True
+
+    def step(self, actions: Any) -> None:
+        """Play ``actions[i]`` in env ``i`` for every env in one native call (GIL released).
+
+        Raises as :meth:`SkirmishBatch.step`; nothing moves on bad input.
+        """
+        require_reset(self._ready, "step()")
+        chosen = np.ascontiguousarray(self.check_actions(actions), dtype=np.int64)
+        self._core.step(chosen)
+        self._settle()
+        started = np.flatnonzero(self._started)
+        redraw = set(np.flatnonzero(self._status == self._batch.NEEDS_REDRAW).tolist())
+        for i in started.tolist():
+            self._next[i] = None  # the core began it
+            if i in redraw:
+                self._begin(i, None, tries=MAX_REDRAWS - 1)
+            else:
+                self._prepare_next(i)
+        for i in np.flatnonzero(self.terminations | self.truncations).tolist():
+            self.final_infos[i] = self._final_info(i)
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _prepare(self, i: int) -> tuple[Any, Any, Any, Any]:
+        """A set-up from env ``i``'s next streams: (battle, tables, dice, opponent state)."""
+        rng = self._np_random[i]
+        assert rng is not None
+        setup_rng, dice_rng, opp_rng = rng.spawn(3)
+        env = self.env
+        dice = self._core_module.NumpyDice(dice_rng.bit_generator.state)
+        battle, _ = self._setup_fn(
+            setup_rng,
+            dice,
+            blue=env.factions[0],
+            red=env.factions[1],
+            mechs_per_side=env.mechs_per_side,
+            stars=env.stars,
+            options=env.battle_options,
+        )
+        return battle, self._tables(battle), dice, opp_rng.bit_generator.state
+
+    def _tables(self, battle: Any) -> Any:
+        field = self._battlefield_cls.from_dict(battle.to_dict()["battlefield"])
+        return self._tables_fn(field, self._rules)
+
+    def _begin(
+        self, i: int, first: tuple[Any, Any, Any, Any] | None, tries: int = MAX_REDRAWS
+    ) -> None:
+        """solo.py's reset of env ``i`` (``first``: its prepared set-up), then the next one."""
+        for _ in range(tries):
+            chosen = first if first is not None else self._prepare(i)
+            first = None
+            self._core.start(i, *chosen)
+            self._settle()
+            if self._status[i] != self._batch.NEEDS_REDRAW:
+                break
+        self._prepare_next(i)
+
+    def _prepare_next(self, i: int) -> None:
+        """Env ``i``'s next set-up, made now and handed to the core (the GIL-free auto-reset)."""
+        ahead = self._prepare(i)
+        self._next[i] = ahead
+        self._core.prepare(i, *ahead)
+
+    def _settle(self) -> None:
+        """New tables for every env whose battlefield changed, until none waits for them."""
+        while True:
+            waiting = np.flatnonzero(self._status == self._batch.NEEDS_TABLES)
+            if not waiting.size:
+                return
+            for i in waiting.tolist():
+                self._core.set_tables(i, self._tables(self._core.battle(i)))
+            self._core.resume(waiting.astype(np.int64))
+
+    def _final_info(self, i: int) -> dict[str, Any] | None:
+        found = self._core.final_info(i)
+        if found is None:
+            return None
+        turn, decision, over, winner, reason = found
+        info: dict[str, Any] = {
+            "action_mask": self.final_masks[i].astype(np.int8),
+            "turn": turn,
+            "decision": decision,
+            "illegal_action": False,
+        }
+        if over:
+            info["outcome"] = {"winner": winner, "reason": reason}
+        return info
+
+    def _describe(self, i: int, index: int) -> str:
+        from wargym.rules.no_quarter.battle.state import Battle
+
+        return str(self.env.codec.describe(index, Battle.from_dict(self._core.battle(i).to_dict())))
+
+    def battle(self, i: int) -> Any:
+        """A clone of env ``i``'s native battle (``to_dict()`` gives the reference document)."""
+        return self._core.battle(check_int("i", i, 0, self.num_envs - 1))
+
+    def close(self) -> None:
+        """Nothing to close (the reference env is never stepped)."""
+        self.env.close()

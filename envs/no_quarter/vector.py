@@ -9,8 +9,17 @@ Registered as the ``vector_entry_point`` of the No Quarter skirmish and mission 
 
 (``vectorization_mode="vector_entry_point"`` is the default for these ids; ``"sync"`` and
 ``"async"`` still build gymnasium's own vector envs over single envs.) Keywords of ``make_vec``
-other than ``num_envs`` go to the single env; ``max_episode_steps`` comes from the
-registration.
+other than ``num_envs``, ``copy`` and ``backend`` go to the single env; ``max_episode_steps``
+comes from the registration.
+
+``backend="native"`` (skirmish only) steps the battles in the native core, one C++ call with
+the GIL released (:class:`~.batch.NativeSkirmishBatch`): the same arrays, bit for bit on the
+same seeds and actions, for the ``"scripted"`` and ``"random"`` opponents::
+
+    venv = gymnasium.make_vec("wargym/NoQuarter-Skirmish-v1", num_envs=256,
+                              backend="native", opponent="random")
+
+It holds no single envs, so ``call`` and ``get_attr`` answer only ``"action_masks"``.
 
 Spaces: ``single_observation_space`` is the single env's ``Dict({"observation",
 "action_mask"})``, ``observation_space`` its batched form; ``single_action_space``
@@ -42,7 +51,7 @@ from gymnasium.vector.utils import batch_space
 
 from wargym.envs import DEFAULT_MAX_EPISODE_STEPS
 
-from .batch import SkirmishBatch, check_seeds
+from .batch import SkirmishBatch, check_seeds, single_envs
 from .mission import NoQuarterAttackEnv, NoQuarterDefendEnv, NoQuarterPatrolEnv
 from .solo import NoQuarterSkirmishEnv
 
@@ -69,10 +78,15 @@ class NoQuarterSkirmishVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarra
         *,
         max_episode_steps: int = DEFAULT_MAX_EPISODE_STEPS,
         copy: bool = True,
+        backend: str = "python",
         **env_kwargs: Any,
     ) -> None:
         self.batch = SkirmishBatch(
-            num_envs, max_episode_steps=max_episode_steps, env_cls=self.env_cls, **env_kwargs
+            num_envs,
+            max_episode_steps=max_episode_steps,
+            env_cls=self.env_cls,
+            backend=backend,
+            **env_kwargs,
         )
         self.num_envs = self.batch.num_envs
         self.copy = bool(copy)
@@ -138,14 +152,14 @@ class NoQuarterSkirmishVectorEnv(VectorEnv[dict[str, Any], np.ndarray, np.ndarra
         if name == "action_masks":
             return tuple(self.batch.masks.copy())
         results = []
-        for env in self.batch.envs:
+        for env in single_envs(self.batch):
             value = env.get_wrapper_attr(name)
             results.append(value(*args, **kwargs) if callable(value) else value)
         return tuple(results)
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """Attribute ``name`` of every single env."""
-        return tuple(env.get_wrapper_attr(name) for env in self.batch.envs)
+        return tuple(env.get_wrapper_attr(name) for env in single_envs(self.batch))
 
     def close_extras(self, **kwargs: Any) -> None:
         """Close the single envs."""

@@ -100,6 +100,10 @@ nq::FrameRef fire_top(const nq::Battle& b) {
 
 namespace wargym::no_quarter {
 
+const RulesTables& rules_tables_arg(nb::handle h, const char* name) {
+    return typed<RulesTables>(h, name, "a FireTables");
+}
+
 void bind_fire(nb::module_& g) {
     nb::module_ m = g.def_submodule("fire", "The FIRE frame's handler and the consequences of hits (flow_fire.hpp, consequences.hpp).");
     nb::class_<RulesTables>(m, "FireTables", "What the fire handler and consequences read (forces/data.hpp RulesTables).")

@@ -8,4 +8,9 @@ namespace wargym::no_quarter {
 // Declares _core.no_quarter.fire: FireTables, fire_unit, fire_options.
 void bind_fire(nanobind::module_& g);
 
+struct RulesTables;
+// The native rule tables behind a FireTables object (rules_tables(bf)); anything else raises
+// NativeTypeError naming ``name``. For binding files that cannot include forces/data.hpp.
+const RulesTables& rules_tables_arg(nanobind::handle h, const char* name);
+
 }  // namespace wargym::no_quarter

@@ -15,6 +15,7 @@
 #include "../../pyvalues.hpp"
 #include "../battle/actions_bindings.hpp"
 #include "codec.hpp"
+#include "codec_bindings.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -214,6 +215,13 @@ nb::tuple ids(const std::vector<std::int64_t>& v) {
 std::int64_t index_arg(nb::handle h) { return count(h, "index"); }
 
 }  // namespace
+
+const ActionCodec& codec_for_battle(nb::handle codec, const Battle& battle, const char* name) {
+    PyCodec* c = nullptr;
+    if (!nb::try_cast(codec, c, false) || c == nullptr) wrong_type(name, "a native ActionCodec (NativeCodec.core)", codec);
+    ensure_reach(*c, battle);
+    return c->codec;
+}
 
 void bind_codec(nb::module_& g) {
     init_actions();
