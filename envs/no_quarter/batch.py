@@ -325,8 +325,8 @@ class SkirmishBatch:
             env.close()
 
 
-NATIVE_OPPONENTS = ("scripted", "random")
-"""Red's players the native batch has (``"rules"``, the env's default, is not native yet)."""
+NATIVE_OPPONENTS = ("rules", "scripted", "random")
+"""Red's players the native batch has (``"rules"``: the NP procedure in C++, enemy_decide.hpp)."""
 NATIVE_REFUSED = ("advisor", "battle_factory", "markers", "slots", "shaping_terms")
 """Env keywords the native batch does not take (any value but ``None``)."""
 
@@ -353,9 +353,12 @@ class NativeSkirmishBatch(SkirmishBatch):
     and the core resumes), and a start whose battle ends before blue's first decision (solo.py
     draws again from the next streams, up to ``MAX_REDRAWS`` in all).
 
-    Not supported yet (``EnvArgumentError`` naming the keyword; use ``backend="python"``): the
-    ``"rules"`` opponent (``NativeNotPortedError``: the NP side is not native yet) and agent
-    opponents, ``env_cls`` other than ``NoQuarterSkirmishEnv`` (missions), an ``advisor``,
+    Red's ``"rules"`` opponent (the env's default) is the NP procedure in C++
+    (``np_decide``, native/no_quarter/non_player/enemy_decide.hpp) with an ``NpContext`` per
+    battle, rolling from the opponent's stream as ``opponents.rules_opponent`` does.
+
+    Not supported yet (``EnvArgumentError`` naming the keyword; use ``backend="python"``):
+    agent opponents, ``env_cls`` other than ``NoQuarterSkirmishEnv`` (missions), an ``advisor``,
     ``battle_factory``, ``markers``, ``slots`` or ``shaping_terms``, ``info_events=True`` and
     a nonzero ``reward_shaping``.
     """
@@ -388,13 +391,6 @@ class NativeSkirmishBatch(SkirmishBatch):
                 "info_events: the native batch gathers no events; use backend='python'"
             )
         opponent = env_kwargs.get("opponent", "rules")
-        if isinstance(opponent, str) and opponent == "rules":
-            from wargym.native.errors import NativeNotPortedError
-
-            raise NativeNotPortedError(
-                "opponent 'rules' (the NP side, non_player.enemy.np_decide) is not native yet: "
-                "use opponent='scripted' or 'random', or backend='python'"
-            )
         if not isinstance(opponent, str) or opponent not in NATIVE_OPPONENTS:
             raise EnvArgumentError(
                 f"opponent: the native batch plays {NATIVE_OPPONENTS}, got {short_repr(opponent)}; "
@@ -452,6 +448,10 @@ class NativeSkirmishBatch(SkirmishBatch):
         self._core: Any = batch.SkirmishBatch(
             n, self._codec.core, sample, self._encoder._core, opponent, self.max_episode_steps
         )
+        if opponent == "rules":
+            from wargym.native.no_quarter.enemy import np_tables
+
+            self._core.set_np_tables(np_tables())
         self._core.set_buffers(
             self.obs,
             self.masks,

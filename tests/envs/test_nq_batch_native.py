@@ -23,7 +23,7 @@ import wargym.envs  # noqa: F401  (registers the ids)
 from wargym.envs.base import EnvArgumentError, InvalidActionError
 from wargym.envs.no_quarter.batch import NativeSkirmishBatch, SkirmishBatch
 from wargym.envs.no_quarter.mission import NoQuarterPatrolEnv
-from wargym.native.errors import NativeNotPortedError
+from wargym.native.errors import NativeTypeError
 
 STEPS = int(os.environ.get("WARGYM_BATCH_STEPS", "150"))
 """Steps of each agreement run (each steps every env of the batch)."""
@@ -156,6 +156,8 @@ def run_both(
 
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("rules-3v3", {"max_turns": 3}),  # the env's default red: the rules' NP procedure
+    ("rules-2v2-stars", {"mechs_per_side": 2, "max_turns": 4, "stars": 1}),
     ("random-3v3", {"opponent": "random", "max_turns": 3}),
     ("scripted-3v3", {"opponent": "scripted", "max_turns": 3}),
     ("random-1v1", {"opponent": "random", "mechs_per_side": 1, "max_turns": 4}),
@@ -271,9 +273,12 @@ def test_unsupported_keywords_raise_naming_them(kwargs: dict[str, Any], match: s
         SkirmishBatch(2, 0, **kwargs)
 
 
-def test_the_rules_opponent_is_not_native_yet() -> None:
-    with pytest.raises(NativeNotPortedError, match="rules"):
-        SkirmishBatch(2, 0, backend="native")
+def test_the_rules_opponent_needs_its_tables() -> None:
+    """The core refuses a 'rules' start before the NP tables are set (the glue sets them)."""
+    batch = SkirmishBatch(2, 0, backend="native")
+    assert isinstance(batch, NativeSkirmishBatch)
+    with pytest.raises(NativeTypeError, match="np_tables"):
+        batch._core.set_np_tables(object())  # noqa: SLF001
 
 
 # -- the GIL, memory, the vector envs ----------------------------------------------------------

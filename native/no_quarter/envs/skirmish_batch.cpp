@@ -1,6 +1,7 @@
 // The batched native skirmish step (skirmish_batch.hpp): envs/no_quarter/batch.py's
 // SkirmishBatch.step over solo.py's NoQuarterSkirmishEnv.step, core.py's _decide, _filter
 // (encoding.seen_after), _observe, _mask_for and _terminal, and opponents.py's red players.
+#include "../non_player/enemy_decide.hpp"
 #include "skirmish_batch.hpp"
 
 #include <algorithm>
@@ -172,6 +173,7 @@ void SkirmishBatchCore::begin(SkirmishBatchEnv& e, BatchEpisodeStart episode) {
     e.tables_for = e.battle.battlefield.get();
     e.dice = NumpyDice(episode.dice);
     e.opponent = NumpyDice(episode.opponent);
+    e.np_context = NpContext{};  // make_opponent: a fresh NpContext per reset
     e.steps = 0;
     e.seen.clear();
     e.starting = true;
@@ -231,10 +233,11 @@ Action SkirmishBatchCore::red_choice(SkirmishBatchEnv& e, const std::vector<Acti
                 e.opponent.generator().integers(0, static_cast<std::int64_t>(options.size()))));
         case BatchOpponent::scripted:
             return scripted_opponent_choice(e.battle, options, *e.encoder);
-        case BatchOpponent::rules:
-            break;
+        case BatchOpponent::rules:  // opponents.rules_opponent: np_decide(battle, options, context, RandomDice(rng))
+            if (!has_np_tables_) throw ArgumentError("np_tables", "the rules opponent needs set_np_tables first");
+            return np_decide(e.battle, *e.tables, np_tables_, options, e.np_context, e.opponent);
     }
-    throw NotPorted("opponents.rules_opponent (non_player.enemy.np_decide) is not in the native batch yet");
+    throw ArgumentError("opponent", "unknown opponent");
 }
 
 void SkirmishBatchCore::update_seen(SkirmishBatchEnv& e) {

@@ -28,6 +28,7 @@
 #include "../../numpy_random.hpp"
 #include "../battle/events.hpp"
 #include "../battle/state.hpp"
+#include "../non_player/enemy.hpp"
 #include "codec.hpp"
 #include "encoding.hpp"
 
@@ -84,6 +85,7 @@ struct SkirmishBatchEnv {
     const Battlefield* tables_for = nullptr;  // the battlefield the tables were built for
     NumpyDice dice{Pcg64State{}};
     NumpyDice opponent{Pcg64State{}};  // the opponent's rng (random: its integers; rules: dice)
+    NpContext np_context;              // "rules": the NP memory of this battle (a fresh one per start)
     std::vector<std::int64_t> seen;    // blue's enemies in sight (core._seen[BLUE])
     std::int64_t steps = 0;
     std::unique_ptr<ObservationEncoder> encoder;
@@ -118,6 +120,12 @@ public:
     void prepare(std::int64_t i, BatchEpisodeStart episode) {
         envs_.at(static_cast<std::size_t>(i)).next = std::move(episode);
     }
+    // The NP tables (np_tactics.yaml) the "rules" opponent reads; set once, before any start.
+    void set_np_tables(const NpTables& tables) {
+        np_tables_ = tables;
+        has_np_tables_ = true;
+    }
+    BatchOpponent opponent() const { return opponent_; }
     // New tables for env i's battlefield now (after kBatchNeedsTables).
     void set_tables(std::int64_t i, const RulesTables* tables);
     // SkirmishBatch.step: actions[i] (checked by the caller: legal in masks[i]) for every env.
@@ -142,6 +150,8 @@ private:
     std::vector<SkirmishBatchEnv> envs_;
     ActionCodec codec_;
     BatchOpponent opponent_;
+    NpTables np_tables_{};
+    bool has_np_tables_ = false;
     std::int64_t max_steps_;
     std::int64_t size_ = 0, n_ = 0;
     SkirmishBatchBuffers buf_{};

@@ -232,6 +232,16 @@ void bind_skirmish_batch(nb::module_& g) {
              },
              "i"_a.none(), "battle"_a.none(), "tables"_a.none(), "dice"_a.none(), "opponent"_a.none(),
              "The set-up env i's next auto-reset starts from.")
+        .def("set_np_tables",
+             [](PyBatch& b, nb::handle tables) {
+                 BatchCall call(b);
+                 NpTables* t = nullptr;
+                 if (!nb::try_cast(tables, t, false) || t == nullptr) {
+                     wrong_type("np_tables", "a native NpTables (wargym.native.no_quarter.enemy.np_tables())", tables);
+                 }
+                 b.core.set_np_tables(*t);
+             },
+             "np_tables"_a.none(), "The NP tables the 'rules' opponent reads (set once, before any start).")
         .def("set_tables",
              [](PyBatch& b, nb::handle i, nb::handle tables) {
                  BatchCall call(b);
