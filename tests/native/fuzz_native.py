@@ -99,6 +99,8 @@ PLAY_ERRORS: tuple[type[BaseException], ...] = (
 
 BATTLE_GAMES = 4
 """Skirmishes whose decision points the action targets play on (every option variant cycles)."""
+POINT_STRIDE = 23
+"""Every this many states of those games is a decision point of the targets (about 20)."""
 
 
 @dataclass
@@ -130,7 +132,7 @@ def decision_points(games: int = BATTLE_GAMES) -> list[_Point]:
         _POINTS.clear()
         for i, (_, doc) in enumerate(skirmish_states(games, seed=11)):
             battle = Battle.from_dict(doc)
-            if i % 5 or battle.over or battle.decision is None:
+            if i % POINT_STRIDE or battle.over or battle.decision is None:
                 continue
             native, tables = native_game.native_game(battle)
             codec = ActionCodec(max(1, len(battle.mechs) // 2), 8, 12, battle.options)
@@ -244,7 +246,7 @@ def codec_corpus() -> list[Doc]:
     out: list[Doc] = []
     for k, point in enumerate(decision_points()):
         table = point.codec.table(point.native, point.legal)
-        for i in list(table)[:4] + [0, 1, point.codec.n // 2, point.codec.n - 1]:
+        for i in list(table)[:2] + [1, point.codec.n - 1]:
             out.append({"battle": k, "index": i})
         out.append({"battle": k, "index": next(iter(table), 0), "legal": []})
     return out
