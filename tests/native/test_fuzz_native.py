@@ -73,7 +73,7 @@ def test_the_action_targets_survive_a_short_blind_run() -> None:
         assert target.corpus is not None
         corpus = target.corpus()
         assert len({doc["battle"] for doc in corpus}) >= 4  # several battles
-        stats = fuzz(target, corpus, seconds=15, seed=4, max_execs=len(corpus) + 150)
+        stats = fuzz(target, corpus, seconds=6, seed=4, max_execs=len(corpus) + 100)
         assert not stats.findings, (name, stats.findings)
         typed = sum(stats.outcomes.get(e.__name__, 0) for e in fuzz_native.PLAY_ERRORS)
         assert stats.outcomes.get("value", 0) > 0 and typed > 0, (name, stats.outcomes)

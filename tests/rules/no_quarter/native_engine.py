@@ -5,11 +5,12 @@ Two ways in:
 - :class:`NativeShim` stands in for the four functions of
   :mod:`wargym.rules.no_quarter.battle.game` (``legal_actions``, ``check_legal``, ``play``,
   ``advance``) on reference :class:`Battle` objects: each call loads the battle into the core
-  (``Battle.to_dict`` -> ``battle_from_dict``), answers there with the caller's very dice
-  object (the core rolls any object with ``roll(n)``), writes the result back into the same
-  ``Battle`` object (the fields of ``Battle.from_dict(native.to_dict())``; the ``Mech``
-  objects and the ``mechs`` dict are kept and updated in place, as the reference's ``apply``
-  does) and returns the reference's ``Event`` objects. :func:`install` puts it in place of
+  (its ``Battle.to_dict`` document -> ``battle_from_dict``), answers there with the caller's
+  very dice object (the core rolls any object with ``roll(n)``), writes the result back into
+  the same ``Battle`` object (:func:`write_back`: the fields that changed, read as
+  ``Battle.from_dict`` reads them; the ``Mech`` objects and the ``mechs`` dict are kept and
+  updated in place, as the reference's ``apply`` does) and returns the reference's ``Event``
+  objects. :func:`install` puts it in place of
   the reference's functions in every loaded module that holds them (``tests/rules/conftest.py``
   does this for the native half of the rules tests).
 - :class:`NativeBackend` is perft's :class:`~perft.Backend` over native battles (the perft
@@ -57,9 +58,9 @@ _MECH_RECORDS = frozenset({"design", "pilot"})
 class NativeShim:
     """The four API functions answered by the native core on reference battles.
 
-    ``calls`` counts the calls by name (a test on the native engine that never calls the
-    API is not in the selection's business); ``drop_event`` is a planted fault for the test
-    that shows the native half can fail (the shim then loses that event's class).
+    ``calls`` counts the calls by name (the conftest fails a native run that made none: such
+    a test does not belong in the selection); ``drop_event`` is a planted fault, to show that
+    the native half can fail (the shim then loses the events of that class).
     """
 
     def __init__(self, drop_event: str | None = None) -> None:
