@@ -43,9 +43,10 @@ SURVEY = ROOT / "build" / "rules-engine-survey.jsonl"
 ENGINES = ("reference", "native")
 MODES = ("both", "reference", "native", "survey")
 MODE_VARIABLE = "WARGYM_RULES_ENGINE"
-FAULT_VARIABLE = "WARGYM_NATIVE_SHIM_DROP"
-"""An event class name: the native runs' shim loses those events (a planted fault, to see the
-native half fail: ``WARGYM_NATIVE_SHIM_DROP=MechMoved pytest tests/rules/no_quarter``)."""
+FAULT_VARIABLE = "WARGYM_NATIVE_SHIM_FAULT"
+"""A planted fault in every native run, to see the native half fail: ``drop:<event class>``
+(the shim loses those events) or ``freeze:<field>`` (it forgets that Mech or Battle field's
+changes), e.g. ``WARGYM_NATIVE_SHIM_FAULT=freeze:pos pytest tests/rules/no_quarter``."""
 
 MISSION = "reaches a mission's turn (NativeNotPortedError: mission_play; missions are issue 17)"
 CESTUS = "plays Cestus V battles (NativeNotPortedError: mission_play, troll_check; issue 17)"
@@ -266,7 +267,12 @@ def rules_engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     if engine == "reference":
         yield engine
         return
-    shim = native_engine.NativeShim(drop_event=os.environ.get(FAULT_VARIABLE) or None)
+    kind, _, name = os.environ.get(FAULT_VARIABLE, "").partition(":")
+    if kind not in ("", "drop", "freeze") or (kind and not name):
+        raise pytest.UsageError(f"{FAULT_VARIABLE}: expected drop:<event> or freeze:<field>")
+    shim = native_engine.NativeShim(
+        drop_event=name if kind == "drop" else None, freeze_field=name if kind == "freeze" else None
+    )
     native_engine.install(monkeypatch, shim)
     request.node.stash[_SHIM] = shim
     yield engine

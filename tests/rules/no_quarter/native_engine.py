@@ -59,13 +59,15 @@ class NativeShim:
     """The four API functions answered by the native core on reference battles.
 
     ``calls`` counts the calls by name (the conftest fails a native run that made none: such
-    a test does not belong in the selection); ``drop_event`` is a planted fault, to show that
-    the native half can fail (the shim then loses the events of that class).
+    a test does not belong in the selection). Planted faults, to show that the native half
+    can fail: ``drop_event`` (the shim loses the events of that class) and ``freeze_field``
+    (it forgets every change of that ``Mech`` or ``Battle`` field, ``pos`` say).
     """
 
-    def __init__(self, drop_event: str | None = None) -> None:
+    def __init__(self, drop_event: str | None = None, freeze_field: str | None = None) -> None:
         self.calls: Counter[str] = Counter()
         self.drop_event = drop_event
+        self.freeze_field = freeze_field
         self._tables: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
         self.documents = Documents()
 
@@ -93,6 +95,18 @@ class NativeShim:
         # check=False: the reference's play validates nothing either (a test may hand it a
         # mid-run or hand-built state); the core still refuses a malformed document
         return battle_from_dict(document, check=False), self._tables_of(battle), document
+
+    def _after(self, before: dict[str, Any], native: Any) -> dict[str, Any]:
+        """The native battle's document (with ``freeze_field``'s changes undone)."""
+        after: dict[str, Any] = native.to_dict()
+        name = self.freeze_field
+        if name is not None:
+            if name in after:
+                after[name] = before[name]
+            for key, mech in after["mechs"].items():
+                if name in mech and key in before["mechs"]:
+                    mech[name] = before["mechs"][key][name]
+        return after
 
     def _events(self, events: list[Event] | None) -> list[Event]:
         found = list(events or [])
@@ -124,7 +138,7 @@ class NativeShim:
         self.calls["play"] += 1
         native, tables, before = self._load(battle)
         events = native_game.play(native, tables, action, dice, events=True)
-        write_back(battle, before, native.to_dict())
+        write_back(battle, before, self._after(before, native))
         return self._events(events)
 
     def advance(self, battle: Battle, dice: Any) -> list[Event]:
@@ -132,7 +146,7 @@ class NativeShim:
         self.calls["advance"] += 1
         native, tables, before = self._load(battle)
         events = native_game.advance(native, tables, dice, events=True)
-        write_back(battle, before, native.to_dict())
+        write_back(battle, before, self._after(before, native))
         return self._events(events)
 
     def functions(self) -> dict[str, Callable[..., Any]]:
