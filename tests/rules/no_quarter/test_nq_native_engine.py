@@ -122,11 +122,15 @@ def test_a_planted_difference_makes_a_rules_test_fail_on_the_native_engine(
     test()  # type: ignore[operator]
     assert faithful.calls["play"] > 0
     monkeypatch.undo()
-    faulty = native_engine.NativeShim(drop_event="InSightTaken")  # the planted difference
-    native_engine.install(monkeypatch, faulty)
-    with pytest.raises(AssertionError):
-        test()  # type: ignore[operator]
-    assert faulty.calls["play"] > 0
+    for faulty in (
+        native_engine.NativeShim(drop_event="InSightTaken"),  # an event class lost
+        native_engine.NativeShim(freeze_field="pos"),  # the mechs' moves forgotten
+    ):
+        native_engine.install(monkeypatch, faulty)
+        with pytest.raises(AssertionError):
+            test()  # type: ignore[operator]
+        assert faulty.calls["play"] > 0
+        monkeypatch.undo()
 
 
 def _test_names(path: Path) -> set[str]:
