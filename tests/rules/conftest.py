@@ -255,7 +255,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xfail(strict=True, reason=difference))
     if dropped:
         config.hook.pytest_deselected(items=dropped)
-        items[:] = [item for item in items if item not in set(dropped)]
+        gone = set(dropped)
+        items[:] = [item for item in items if item not in gone]
 
 
 @pytest.fixture(autouse=True)
