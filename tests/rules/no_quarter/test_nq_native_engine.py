@@ -155,11 +155,11 @@ def test_the_selection_names_real_tests_and_every_module_that_uses_the_api() -> 
         assert names, module
         assert set(excluded) <= names, (module, set(excluded) - names)
         assert all(excluded.values()), module  # every one with its reason
-    for module, tests in tables.NATIVE_SUBSETS.items():
+    for module, tests in {**tables.NATIVE_SUBSETS, **tables.NATIVE_PARAMS_LEFT_OUT}.items():
         assert set(tests) <= _test_names(HERE / module), module
     for module, tests in tables.ONLY.items():
         assert tests and set(tests) <= _test_names(HERE / module), module
-    for module in {**tables.NATIVE_DIFFERENCES, **tables.NATIVE_SUBSETS}:
+    for module in {**tables.NATIVE_DIFFERENCES, **tables.NATIVE_SUBSETS, **tables.NATIVE_SLOW}:
         assert module in tables.BOTH or module in tables.ONLY, module
     groups = (set(tables.BOTH), set(tables.ONLY), set(tables.NOT_BOTH))
     assert sum(len(g) for g in groups) == len(set().union(*groups))  # each module in one
