@@ -9,6 +9,16 @@ input reached, and with AddressSanitizer and UBSan, so a memory error aborts lou
 Targets (each takes a JSON-like document; see TARGETS):
 
 * ``battle_from_dict``: a battle document (``Battle.to_dict()``) in the native reader.
+* ``action_play``: ``{"battle": k, "action": <action dict>}`` on battle ``k`` of a set of
+  skirmish decision points: the dict through ``action_from_dict`` and, built field by field
+  into the reference's action class without its checks, as an action object; each into the
+  native ``check_legal`` and ``play``. Outcomes: a legal play (``check_legal`` said yes; the
+  new state reads back) or a typed error (``NativeTypeError``, ``NativeArgumentError``,
+  ``IllegalActionError``, and ``NativeNotPortedError`` where a skirmish reaches what is not
+  ported: a building struck in melee), with the battle unchanged.
+* ``codec_decode``: ``{"battle": k, "index": i, "legal": [...]}``: index ``i`` (any value)
+  into ``NativeCodec.decode`` with the battle's legal options (or the mutated list), then the
+  decoded action played as above; an index in the mask must decode to a legal play.
 
 The loop is a small AFL-style one: pick an input from the corpus (seeded with documents of
 real skirmishes and missions), apply 1-4 structure-aware mutations (replace a value with an
@@ -24,6 +34,7 @@ errors, checked by the oracle); anything else is a finding: the input is written
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import random
@@ -38,7 +49,13 @@ import tyro
 
 from wargym.native import _core
 from wargym.native import no_quarter as nnq
-from wargym.native.errors import NativeStateError
+from wargym.native.errors import (
+    NativeArgumentError,
+    NativeNotPortedError,
+    NativeStateError,
+    NativeTypeError,
+)
+from wargym.rules.errors import IllegalActionError
 
 Doc = Any
 
@@ -60,6 +77,8 @@ class Target:
     allowed: tuple[type[BaseException], ...]
     check: Callable[[object], None] = lambda result: None
     """Further checks on a value the target returned (raise AssertionError on a finding)."""
+    corpus: Callable[[], list[Doc]] | None = None
+    """The target's own seed corpus (default: :func:`seed_corpus`'s battle documents)."""
 
 
 def _battle_round_trip(native: object) -> None:
@@ -68,10 +87,177 @@ def _battle_round_trip(native: object) -> None:
     assert again == written or json.dumps(again) == json.dumps(written), "re-read differs"
 
 
+# -- action decoding: action dicts, action objects and codec indices on random battles -----
+
+PLAY_ERRORS: tuple[type[BaseException], ...] = (
+    NativeTypeError,  # a NativeArgumentError too; listed for the reader
+    NativeArgumentError,
+    IllegalActionError,
+    NativeNotPortedError,  # a skirmish's building struck in melee (docs/native.md)
+)
+"""The typed outcomes of a bad action: every one a ``RulesError``."""
+
+BATTLE_GAMES = 4
+"""Skirmishes whose decision points the action targets play on (every option variant cycles)."""
+POINT_STRIDE = 23
+"""Every this many states of those games is a decision point of the targets (about 20)."""
+
+
+@dataclass
+class _Point:
+    """A decision point: the reference battle, its native twin and tables, legal options, codec."""
+
+    battle: Any
+    native: Any
+    tables: Any
+    legal: list[Any]
+    codec: Any
+
+
+_POINTS: list[_Point] = []
+
+
+def decision_points(games: int = BATTLE_GAMES) -> list[_Point]:
+    """Decision points of ``games`` random skirmishes (built once, shared by the targets)."""
+    if len(_POINTS) < 2:
+        from wargym.envs.no_quarter.codec import ActionCodec
+        from wargym.native.no_quarter import game as native_game
+        from wargym.native.no_quarter.codec import NativeCodec
+        from wargym.rules.no_quarter.battle import game
+        from wargym.rules.no_quarter.battle.state import Battle
+
+        sys.path.insert(0, str(Path(__file__).parent))
+        from test_state_agreement import skirmish_states
+
+        _POINTS.clear()
+        for i, (_, doc) in enumerate(skirmish_states(games, seed=11)):
+            battle = Battle.from_dict(doc)
+            if i % POINT_STRIDE or battle.over or battle.decision is None:
+                continue
+            native, tables = native_game.native_game(battle)
+            codec = ActionCodec(max(1, len(battle.mechs) // 2), 8, 12, battle.options)
+            legal = game.legal_actions(battle)
+            _POINTS.append(_Point(battle, native, tables, legal, NativeCodec(codec)))
+    return _POINTS
+
+
+def _point_of(doc: Doc) -> tuple[_Point, Doc]:
+    """The decision point a fuzz document names (``doc["battle"]``, wrapped), and the rest."""
+    points = decision_points()
+    k = doc.get("battle") if isinstance(doc, dict) else None
+    index = k if isinstance(k, int) and not isinstance(k, bool) else 0
+    return points[index % len(points)], doc
+
+
+def _object_of(data: Doc) -> Any:
+    """The reference action class built from ``data``'s fields with no check (or None).
+
+    The dataclass takes any values: a ``Move`` whose ``to`` is ``"x"`` reaches the core's
+    converter of action objects, which must refuse it by name.
+    """
+    from wargym.rules.no_quarter.battle import actions
+
+    if not isinstance(data, dict):
+        return None
+    name = data.get("type")
+    cls = actions.ACTION_CLASSES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        return None
+    fields = {key: value for key, value in data.items() if key != "type"}
+    try:
+        return cls(**fields)
+    except TypeError:  # a field missing or unknown: nothing to hand the core
+        return None
+
+
+def _play_checked(point: _Point, action: Any) -> str:
+    """``action`` through the native ``check_legal`` and ``play`` on a clone of the point.
+
+    Returns ``"played"``; raises a typed error (the battle unchanged) or AssertionError (a
+    finding: the engines' two answers disagree, or the battle changed on an error).
+    """
+    from wargym.native.no_quarter import game as native_game
+
+    battle = point.native.clone()
+    before = battle.to_dict()
+    try:
+        problem = native_game.core.check_legal(battle, point.tables, action)
+    except BaseException:
+        assert battle.to_dict() == before, "check_legal changed the battle on an error"
+        raise
+    assert battle.to_dict() == before, "check_legal changed the battle"
+    try:
+        native_game.play(battle, point.tables, action, _core.RandomDice(7))
+    except IllegalActionError:
+        assert problem is not None, "play refused an action check_legal allowed"
+        assert battle.to_dict() == before, "the battle changed on an illegal action"
+        raise
+    except BaseException:
+        assert battle.to_dict() == before, "the battle changed on an error"
+        raise
+    assert problem is None, f"play carried out an action check_legal refused: {problem}"
+    nnq.battle_from_dict(battle.to_dict(), check=False)  # the new state reads back
+    return "played"
+
+
+def _action_play(doc: Doc) -> object:
+    point, doc = _point_of(doc)
+    data = doc.get("action") if isinstance(doc, dict) and "action" in doc else doc
+    made = _object_of(data)
+    if made is not None:
+        with contextlib.suppress(PLAY_ERRORS):  # a finding (AssertionError) still escapes
+            _play_checked(point, made)  # the core's converter of action objects
+    action = _core.no_quarter.action_from_dict(data)
+    return _play_checked(point, action)
+
+
+def _codec_decode(doc: Doc) -> object:
+    point, doc = _point_of(doc)
+    index = doc.get("index", doc) if isinstance(doc, dict) else doc
+    legal: Any = point.legal
+    if isinstance(doc, dict) and isinstance(doc.get("legal"), list):  # a mutated list of actions
+        legal = [_object_of(a) or a for a in doc["legal"]]
+    action = point.codec.decode(index, point.native, legal)
+    masked = False
+    if legal is point.legal and isinstance(index, int) and 0 <= index < point.codec.n:
+        masked = bool(point.codec.mask(point.native, point.legal)[index])
+    if masked:
+        assert action in point.legal, f"index {index} is in the mask but decodes to {action}"
+        return _play_checked(point, action)
+    try:
+        return _play_checked(point, action)
+    except IllegalActionError:
+        return "illegal"
+
+
+def action_corpus() -> list[Doc]:
+    """``{"battle": k, "action": ...}`` for a few legal options of every decision point."""
+    from wargym.rules.no_quarter.battle.actions import action_to_dict
+
+    out: list[Doc] = []
+    for k, point in enumerate(decision_points()):
+        for action in point.legal[:: max(1, len(point.legal) // 4)]:
+            out.append({"battle": k, "action": action_to_dict(action)})
+    return out
+
+
+def codec_corpus() -> list[Doc]:
+    """``{"battle": k, "index": i}`` for legal and nominal indices of every decision point."""
+    out: list[Doc] = []
+    for k, point in enumerate(decision_points()):
+        table = point.codec.table(point.native, point.legal)
+        for i in list(table)[:2] + [1, point.codec.n - 1]:
+            out.append({"battle": k, "index": i})
+        out.append({"battle": k, "index": next(iter(table), 0), "legal": []})
+    return out
+
+
 TARGETS: dict[str, Target] = {
     "battle_from_dict": Target(
         "battle_from_dict", nnq.battle_from_dict, (NativeStateError,), _battle_round_trip
     ),
+    "action_play": Target("action_play", _action_play, PLAY_ERRORS, corpus=action_corpus),
+    "codec_decode": Target("codec_decode", _codec_decode, PLAY_ERRORS, corpus=codec_corpus),
 }
 
 
@@ -231,8 +417,22 @@ def _finding(target: Target, doc: Doc, what: str, stats: Stats, out: Path | None
         try:
             text = json.dumps({"target": target.name, "what": what, "input": doc})
         except (RecursionError, ValueError):
-            text = json.dumps({"target": target.name, "what": what, "input": repr(doc)[:100_000]})
+            try:
+                shown = repr(doc)[:100_000]
+            except RecursionError:  # nested past repr's own limit: its outline only
+                shown = _outline(doc)
+            text = json.dumps({"target": target.name, "what": what, "input": shown})
         path.write_text(text)
+
+
+def _outline(doc: Doc, limit: int = 200) -> str:
+    """The first ``limit`` nodes of a deeply nested document, as text (no recursion)."""
+    parts: list[str] = []
+    for path in _paths(doc)[:limit]:
+        node = _get(doc, path)
+        kind = type(node).__name__ if isinstance(node, dict | list) else repr(node)[:40]
+        parts.append(f"{'/'.join(map(str, path)) or '$'}={kind}")
+    return "; ".join(parts)
 
 
 def seed_corpus(games: int = 6, missions: bool = True) -> list[Doc]:
@@ -269,11 +469,17 @@ def main(argv: list[str] | None = None) -> int:
     guided = getattr(_core, "fuzz", None) is not None
     mode = "coverage-guided" if guided else "BLIND (no _core.fuzz: not a fuzzing build)"
     print(f"native fuzzer: {mode}")
-    corpus = seed_corpus()
     failed = False
+    documents: list[Doc] | None = None
     for name in args.target or sorted(TARGETS):
+        target = TARGETS[name]
+        if target.corpus is not None:
+            corpus = target.corpus()
+        else:
+            documents = seed_corpus() if documents is None else documents
+            corpus = documents
         stats = fuzz(
-            TARGETS[name], corpus, seconds=args.seconds, seed=args.seed, findings_dir=args.findings
+            target, corpus, seconds=args.seconds, seed=args.seed, findings_dir=args.findings
         )
         print(
             f"{name}: {stats.execs} runs, {stats.kept} inputs kept for new coverage, "

@@ -64,3 +64,36 @@ def test_the_native_reader_survives_a_short_blind_run() -> None:
     stats = fuzz(fuzz_native.TARGETS["battle_from_dict"], corpus, seconds=60, seed=2, max_execs=300)
     assert not stats.findings, stats.findings
     assert stats.outcomes.get("NativeStateError", 0) > 0 and stats.outcomes.get("value", 0) > 0
+
+
+def test_the_action_targets_survive_a_short_blind_run() -> None:
+    """Action dicts and objects into check_legal/play, codec indices into decode: no finding."""
+    for name in ("action_play", "codec_decode"):
+        target = fuzz_native.TARGETS[name]
+        assert target.corpus is not None
+        corpus = target.corpus()
+        assert len({doc["battle"] for doc in corpus}) >= 4  # several battles
+        stats = fuzz(target, corpus, seconds=6, seed=4, max_execs=len(corpus) + 100)
+        assert not stats.findings, (name, stats.findings)
+        typed = sum(stats.outcomes.get(e.__name__, 0) for e in fuzz_native.PLAY_ERRORS)
+        assert stats.outcomes.get("value", 0) > 0 and typed > 0, (name, stats.outcomes)
+
+
+def test_the_play_oracle_reports_a_battle_changed_on_an_error(monkeypatch: Any) -> None:
+    """A planted fault: the native play changes the battle, then refuses the action."""
+    from wargym.native.no_quarter import game as native_game
+    from wargym.rules.errors import IllegalActionError
+
+    real = native_game.play
+
+    def planted(battle: Any, tables: Any, action: Any, dice: Any, events: bool = False) -> Any:
+        found = real(battle, tables, action, dice, events)
+        raise IllegalActionError("planted: refused after playing")  # the battle has changed
+        return found
+
+    monkeypatch.setattr(native_game, "play", planted)
+    target = fuzz_native.TARGETS["action_play"]
+    corpus = target.corpus()  # type: ignore[misc]
+    stats = fuzz(target, corpus[:6], seconds=30, seed=5, max_execs=12)
+    assert stats.findings and all(f.startswith("AssertionError") for f in stats.findings)
+    assert any("check_legal allowed" in f or "changed" in f for f in stats.findings)

@@ -292,11 +292,11 @@ def position_digest(position: Position, backend: Backend = PYTHON) -> str:
 def record(recipe: Recipe, backend: Backend = PYTHON) -> dict[str, Any]:
     """The committed record of one position: its digest, decision and perft counts."""
     position = build_position(recipe, backend)
-    decision = position.battle.decision
+    decision = backend.dump(position.battle)["decision"]  # any backend's battle: its JSON
     count = perft(position, recipe.depth, backend)
     return {
         "position": position_digest(position, backend),
-        "decision": None if decision is None else [decision.side.value, decision.kind.value],
+        "decision": None if decision is None else [decision["side"], decision["kind"]],
         "depth": recipe.depth,
         **count.to_dict(),
     }

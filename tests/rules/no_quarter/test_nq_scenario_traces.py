@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import native_engine  # noqa: E402
 import scenario_traces as st  # noqa: E402
 
 from wargym.rules.no_quarter.forces.vocab import Faction  # noqa: E402
@@ -33,6 +34,14 @@ GOLDEN_DIR = Path(__file__).resolve().parents[2] / "golden"
 GOLDEN = GOLDEN_DIR / "nq_scenarios.json"
 SCENARIOS = Path(__file__).resolve().parents[3] / "configs" / "scenarios" / "no_quarter"
 TRACES = {t.key: t for t in st.traces()}
+NATIVE_LEFT_OUT = sorted(
+    k for k in TRACES if k.startswith("scenario/") and not k.startswith("scenario/skirmish/")
+)
+"""Traces not checked on the native core: the mission scenario files (the core has no mission
+turn yet, issue 17). The ``skirmish`` scenario file sets up a plain skirmish: it is checked."""
+NATIVE_TRACES = sorted(set(TRACES) - set(NATIVE_LEFT_OUT))
+"""The traces checked on the native core too: every skirmish set-up, option variant and the
+``skirmish`` scenario file."""
 SERVER_SIZES = range(1, 7)
 """``mechs_per_side`` of the server's skirmish set-up (1..6)."""
 
@@ -45,6 +54,46 @@ def _golden() -> dict[str, Any]:
 @pytest.mark.parametrize("key", sorted(TRACES))
 def test_nq_scenario_trace_unchanged(key: str) -> None:
     assert st.record(TRACES[key]) == _golden()[key]
+
+
+_STALE_TERRAIN = (
+    "native difference: a building destroyed in the middle of a play leaves the core's terrain "
+    "tables stale for the rest of that play (docs/native.md, lockstep): {}"
+)
+NATIVE_DIFFERENCES = {
+    "options/unseen_bases=bump": _STALE_TERRAIN.format(
+        "decision 70 (turn 7, red assign_fire, mech 2 holds its remaining weapons): a building "
+        "falls to a shot of this play; after mech 0's next move the reference rolls two "
+        "InSightTaken, the core none"
+    ),
+    "setup/stars=1": _STALE_TERRAIN.format(
+        "decision 140 (turn 8, blue assign_fire, mech 2 fires weapon 0 at mech 5): a building "
+        "falls to the first shot; the next ShotFired has target_in_cover true in the core, "
+        "false in the reference"
+    ),
+}
+"""Native differences found by these traces, pinned until the core is fixed (strict xfail)."""
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=NATIVE_DIFFERENCES[k]))
+        if k in NATIVE_DIFFERENCES
+        else k
+        for k in NATIVE_TRACES
+    ],
+)
+def test_nq_scenario_trace_unchanged_on_the_native_core(key: str) -> None:
+    """The same committed record, the game played in the native core on the same script."""
+    assert st.record(TRACES[key], native_engine.NATIVE) == _golden()[key]
+
+
+def test_nq_scenario_traces_native_leave_out_only_the_missions() -> None:
+    scenarios = [k for k, t in TRACES.items() if t.setup.__qualname__.startswith("_mission.")]
+    missions = {k for k in scenarios if st.start_of(TRACES[k])[0].mission is not None}
+    assert set(NATIVE_LEFT_OUT) == missions  # the rest of TRACES is set up by new_skirmish
+    assert len(NATIVE_TRACES) >= 30
 
 
 def test_nq_golden_traces_cover_every_scenario_file() -> None:
