@@ -30,7 +30,10 @@ class RandomDice:
     def seed(self) -> int: ...
 
 class NumpyDice:
-    """rules.dice.RandomDice over a numpy Generator, bit for bit (rng.integers(1, 7, size=n) on the PCG64 mirror)."""
+    """rules.dice.RandomDice over a numpy Generator, bit for bit.
+
+    ``rng.integers(1, 7, size=n)`` on the PCG64 mirror.
+    """
 
     def __init__(self, state: dict[str, Any]) -> None: ...
     def roll(self, n: int) -> tuple[int, ...]: ...

@@ -213,3 +213,33 @@ def test_distinct_is_the_references() -> None:
             core.distinct([KeepGroups()], bad)
     with pytest.raises(NativeTypeError):
         core.distinct([KeepGroups()], "x")
+
+
+def test_a_pending_decision_without_frames_raises_a_state_error() -> None:
+    """A check=False document with a decision and an empty frame stack never crashes the core.
+
+    (The reference fails with an IndexError there; the core names the field.)
+    """
+    import numpy as np
+
+    from wargym.native import _core
+    from wargym.native.errors import NativeStateError
+    from wargym.native.no_quarter import battle_from_dict
+    from wargym.native.no_quarter import game as native
+    from wargym.rules.dice import RandomDice
+    from wargym.rules.no_quarter.battle import game as reference
+    from wargym.rules.no_quarter.forces.setup import new_skirmish
+
+    battle = new_skirmish(np.random.default_rng(1), RandomDice.from_seed(2))
+    option = reference.legal_actions(battle)[0]
+    document = battle.to_dict()
+    document["frames"] = []
+    hostile = battle_from_dict(document, check=False)
+    tables = native.game_tables(battle)
+    before = hostile.to_dict()
+    assert native.legal_actions(hostile, tables) == []
+    with pytest.raises(NativeStateError, match="battle.frames"):
+        native.check_legal(hostile, tables, option)
+    with pytest.raises(NativeStateError, match="battle.frames"):
+        native.play(hostile, tables, option, _core.RandomDice(1))
+    assert hostile.to_dict() == before

@@ -1,5 +1,6 @@
 // The typed frames (frames.hpp): key names, schemas, the reference's frame constructors, the
 // copy-on-write stack.
+#include "../../errors.hpp"
 #include "frames.hpp"
 
 #include <string>
@@ -146,7 +147,12 @@ ReactEntry react_entry(std::int64_t mech, ReactionTest test, Ids causes) {
 }
 
 // -- the stack ---------------------------------------------------------------------------------
+void FrameStack::throw_empty() {
+    throw StateError("battle.frames", "the frame stack is empty (no procedure to answer)");
+}
+
 FrameRef FrameStack::ref(std::size_t i) const {
+    if (i >= size()) throw_empty();
     return FrameRef{static_cast<std::uint32_t>(i), (*stack_)[i].serial};
 }
 
@@ -173,6 +179,7 @@ FrameRef FrameStack::push(Frame f) {
 }
 
 Frame FrameStack::pop_top() {
+    if (empty()) throw_empty();
     std::vector<Slot>& frames = own();
     Slot slot = std::move(frames.back());
     frames.pop_back();

@@ -380,7 +380,11 @@ public:
     std::size_t size() const { return stack_ ? stack_->size() : 0; }
     bool empty() const { return size() == 0; }
     const Frame& operator[](std::size_t i) const { return *(*stack_)[i].frame; }
-    const Frame& top() const { return *stack_->back().frame; }
+    // The top frame; an empty stack (a hostile check=False document) raises StateError.
+    const Frame& top() const {
+        if (empty()) throw_empty();
+        return *stack_->back().frame;
+    }
     FrameRef top_ref() const;
     FrameRef ref(std::size_t i) const;
     bool is_live(FrameRef r) const {
@@ -398,6 +402,7 @@ public:
     }
 
 private:
+    [[noreturn]] static void throw_empty();
     struct Slot {
         std::shared_ptr<Frame> frame;
         std::uint32_t serial = 0;
