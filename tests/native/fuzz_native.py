@@ -9,6 +9,9 @@ input reached, and with AddressSanitizer and UBSan, so a memory error aborts lou
 Targets (each takes a JSON-like document; see TARGETS):
 
 * ``battle_from_dict``: a battle document (``Battle.to_dict()``) in the native reader.
+* ``np_context_from_dict``: an NP memory document (``NpContext.to_dict()``) in the native
+  NP procedure's reader (``_core.no_quarter.enemy.NpContext.from_dict``), seeded with the
+  contexts of real NP games.
 
 The loop is a small AFL-style one: pick an input from the corpus (seeded with documents of
 real skirmishes and missions), apply 1-4 structure-aware mutations (replace a value with an
@@ -38,7 +41,7 @@ import tyro
 
 from wargym.native import _core
 from wargym.native import no_quarter as nnq
-from wargym.native.errors import NativeStateError
+from wargym.native.errors import NativeArgumentError, NativeStateError, NativeTypeError
 
 Doc = Any
 
@@ -60,6 +63,8 @@ class Target:
     allowed: tuple[type[BaseException], ...]
     check: Callable[[object], None] = lambda result: None
     """Further checks on a value the target returned (raise AssertionError on a finding)."""
+    seeds: Callable[[], list[Doc]] | None = None
+    """Its own seed corpus (None: the battle documents of :func:`seed_corpus`)."""
 
 
 def _battle_round_trip(native: object) -> None:
@@ -68,9 +73,55 @@ def _battle_round_trip(native: object) -> None:
     assert again == written or json.dumps(again) == json.dumps(written), "re-read differs"
 
 
+def _np_context_round_trip(native: object) -> None:
+    written = native.to_dict()  # type: ignore[attr-defined]
+    again = _core.no_quarter.enemy.NpContext.from_dict(written).to_dict()
+    assert again == written, "re-read differs"
+
+
+def np_context_seeds(games: int = 3) -> list[Doc]:
+    """NpContext documents of real NP games (red played by the reference NP, blue at random)."""
+    import numpy as np
+
+    from wargym.rules.dice import RandomDice
+    from wargym.rules.no_quarter.battle import game
+    from wargym.rules.no_quarter.forces.setup import new_skirmish
+    from wargym.rules.no_quarter.forces.vocab import Side
+    from wargym.rules.no_quarter.non_player.enemy import NpContext, NpGroupState, NpPosture
+    from wargym.rules.no_quarter.non_player.enemy_decide import np_decide
+
+    docs: list[Doc] = []
+    for g in range(games):
+        battle = new_skirmish(np.random.default_rng(g), RandomDice.from_seed(g), mechs_per_side=3)
+        dice, rng = RandomDice.from_seed(g + 1), np.random.default_rng(g + 2)
+        context = NpContext(
+            groups={100: NpGroupState(posture=NpPosture.DEFEND, exit_sections=(7,))}
+        )
+        for step in range(120):
+            if battle.over or battle.decision is None:
+                break
+            options = game.legal_actions(battle)
+            if battle.decision.side is Side.RED:
+                action = np_decide(battle, options, context, RandomDice(rng))
+                if step % 20 == 0:
+                    docs.append(context.to_dict())
+            else:
+                action = options[int(rng.integers(len(options)))]
+            game.play(battle, action, dice)
+        docs.append(context.to_dict())
+    return docs
+
+
 TARGETS: dict[str, Target] = {
     "battle_from_dict": Target(
         "battle_from_dict", nnq.battle_from_dict, (NativeStateError,), _battle_round_trip
+    ),
+    "np_context_from_dict": Target(
+        "np_context_from_dict",
+        lambda doc: _core.no_quarter.enemy.NpContext.from_dict(doc),
+        (NativeTypeError, NativeArgumentError),
+        _np_context_round_trip,
+        np_context_seeds,
     ),
 }
 
@@ -269,11 +320,14 @@ def main(argv: list[str] | None = None) -> int:
     guided = getattr(_core, "fuzz", None) is not None
     mode = "coverage-guided" if guided else "BLIND (no _core.fuzz: not a fuzzing build)"
     print(f"native fuzzer: {mode}")
-    corpus = seed_corpus()
+    chosen = args.target or tuple(sorted(TARGETS))
+    corpus = seed_corpus() if any(TARGETS[n].seeds is None for n in chosen) else []
     failed = False
-    for name in args.target or sorted(TARGETS):
+    for name in chosen:
+        target = TARGETS[name]
+        seeds = corpus if target.seeds is None else target.seeds()
         stats = fuzz(
-            TARGETS[name], corpus, seconds=args.seconds, seed=args.seed, findings_dir=args.findings
+            target, seeds, seconds=args.seconds, seed=args.seed, findings_dir=args.findings
         )
         print(
             f"{name}: {stats.execs} runs, {stats.kept} inputs kept for new coverage, "

@@ -64,3 +64,13 @@ def test_the_native_reader_survives_a_short_blind_run() -> None:
     stats = fuzz(fuzz_native.TARGETS["battle_from_dict"], corpus, seconds=60, seed=2, max_execs=300)
     assert not stats.findings, stats.findings
     assert stats.outcomes.get("NativeStateError", 0) > 0 and stats.outcomes.get("value", 0) > 0
+
+
+def test_the_native_np_context_reader_survives_a_short_blind_run() -> None:
+    target = fuzz_native.TARGETS["np_context_from_dict"]
+    assert target.seeds is not None
+    stats = fuzz(target, target.seeds(), seconds=60, seed=3, max_execs=400)
+    assert not stats.findings, stats.findings
+    assert stats.outcomes.get("value", 0) > 0
+    outcomes = stats.outcomes
+    assert outcomes.get("NativeArgumentError", 0) + outcomes.get("NativeTypeError", 0) > 0
