@@ -140,8 +140,7 @@ def np_decide(
     context holds what the last call left (else it is converted afresh), so a call costs what
     it adds, not the whole log.
     """
-    held = _twin(context)
-    work = held.clone()
+    work = _twin(context)  # the core changes it only when the call succeeds
     dice = _core.NumpyDice(dict(rng.bit_generator.state))
     chosen: Action = core.np_decide(
         battle,
