@@ -11,6 +11,8 @@ one generator per game as an env keeps them:
   state met once has them);
 * ``native core``: ``_core.no_quarter.enemy.np_decide`` on the native battle with a native
   ``NpContext`` and ``NumpyDice`` (what a native env keeps);
+* ``core, own list``: the same with ``options=None`` (the core lists the legal actions
+  itself: no list of reference actions converted in);
 * ``native glue``: ``wargym.native.no_quarter.enemy.np_decide`` with the reference's
   ``NpContext`` and the generator (its native twin reused, the rolls added converted back).
 
@@ -121,6 +123,14 @@ def main(argv: list[str] | None = None) -> None:
             native_enemy.core.np_decide(native, tables, np_tables, options, held, dice)
         return len(cases)
 
+    def core_listing() -> int:
+        held, dice = _core.no_quarter.enemy.NpContext(), None
+        for i, (_, _, _, state, native, tables) in enumerate(cases):
+            if i in firsts:
+                held, dice = _core.no_quarter.enemy.NpContext(), _core.NumpyDice(state)
+            native_enemy.core.np_decide(native, tables, np_tables, None, held, dice)
+        return len(cases)
+
     def glue() -> int:
         context, rng = NpContext(), np.random.default_rng()
         for i, (_, options, _, state, native, tables) in enumerate(cases):
@@ -138,7 +148,8 @@ def main(argv: list[str] | None = None) -> None:
         assert got == want and a.bit_generator.state == b.bit_generator.state, (got, want)
     print(f"{len(cases)} red decisions of {args.games} games, {args.per_side} mechs a side")
     base = None
-    for name, run in (("reference", reference), ("native core", core), ("native glue", glue)):
+    rows = [("reference", reference), ("native core", core), ("core, own list", core_listing)]
+    for name, run in [*rows, ("native glue", glue)]:
         wall, cpu = timed(run, args.seconds, args.rounds)
         base = base or wall
         print(f"{name:12s} {wall:10.0f} decisions/s wall  {cpu:10.0f} /s CPU  x{wall / base:6.1f}")

@@ -123,14 +123,15 @@ def native_context(context: NpContext | None = None) -> Any:
 def np_decide(
     battle: Any,
     tables: Any,
-    options: Sequence[Action],
+    options: Sequence[Action] | None,
     context: NpContext,
     rng: np.random.Generator,
     np_tables: Any = None,
 ) -> tuple[Action, NpContext]:
     """The reference's ``np_decide`` on a native battle (§22.4), and the updated context.
 
-    ``tables``: the battle's ``game_tables``; ``options``: the legal actions. ``context`` is
+    ``tables``: the battle's ``game_tables``; ``options``: the legal actions (None: the core
+    lists them, ``game.legal_actions``, without converting a list in). ``context`` is
     updated in place, as the reference does (a group's state set in ``groups``, the activation
     appended to ``rolls``), and returned; ``rng`` rolls the NP tables and is left in the state
     ``RandomDice(rng)`` would leave it. On an error neither changes.
@@ -139,14 +140,13 @@ def np_decide(
     context holds what the last call left (else it is converted afresh), so a call costs what
     it adds, not the whole log.
     """
-    held = _twin(context)
-    work = held.clone()
+    work = _twin(context)  # the core changes it only when the call succeeds
     dice = _core.NumpyDice(dict(rng.bit_generator.state))
     chosen: Action = core.np_decide(
         battle,
         tables,
         _default_tables() if np_tables is None else np_tables,
-        list(options),
+        None if options is None else list(options),
         work,
         dice,
     )

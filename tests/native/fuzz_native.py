@@ -19,6 +19,9 @@ Targets (each takes a JSON-like document; see TARGETS):
 * ``codec_decode``: ``{"battle": k, "index": i, "legal": [...]}``: index ``i`` (any value)
   into ``NativeCodec.decode`` with the battle's legal options (or the mutated list), then the
   decoded action played as above; an index in the mask must decode to a legal play.
+* ``np_context_from_dict``: an NP memory document (``NpContext.to_dict()``) in the native
+  NP procedure's reader (``_core.no_quarter.enemy.NpContext.from_dict``), seeded with the
+  contexts of real NP games.
 
 The loop is a small AFL-style one: pick an input from the corpus (seeded with documents of
 real skirmishes and missions), apply 1-4 structure-aware mutations (replace a value with an
@@ -252,12 +255,58 @@ def codec_corpus() -> list[Doc]:
     return out
 
 
+def _np_context_round_trip(native: object) -> None:
+    written = native.to_dict()  # type: ignore[attr-defined]
+    again = _core.no_quarter.enemy.NpContext.from_dict(written).to_dict()
+    assert again == written, "re-read differs"
+
+
+def np_context_seeds(games: int = 3) -> list[Doc]:
+    """NpContext documents of real NP games (red played by the reference NP, blue at random)."""
+    import numpy as np
+
+    from wargym.rules.dice import RandomDice
+    from wargym.rules.no_quarter.battle import game
+    from wargym.rules.no_quarter.forces.setup import new_skirmish
+    from wargym.rules.no_quarter.forces.vocab import Side
+    from wargym.rules.no_quarter.non_player.enemy import NpContext, NpGroupState, NpPosture
+    from wargym.rules.no_quarter.non_player.enemy_decide import np_decide
+
+    docs: list[Doc] = []
+    for g in range(games):
+        battle = new_skirmish(np.random.default_rng(g), RandomDice.from_seed(g), mechs_per_side=3)
+        dice, rng = RandomDice.from_seed(g + 1), np.random.default_rng(g + 2)
+        context = NpContext(
+            groups={100: NpGroupState(posture=NpPosture.DEFEND, exit_sections=(7,))}
+        )
+        for step in range(120):
+            if battle.over or battle.decision is None:
+                break
+            options = game.legal_actions(battle)
+            if battle.decision.side is Side.RED:
+                action = np_decide(battle, options, context, RandomDice(rng))
+                if step % 20 == 0:
+                    docs.append(context.to_dict())
+            else:
+                action = options[int(rng.integers(len(options)))]
+            game.play(battle, action, dice)
+        docs.append(context.to_dict())
+    return docs
+
+
 TARGETS: dict[str, Target] = {
     "battle_from_dict": Target(
         "battle_from_dict", nnq.battle_from_dict, (NativeStateError,), _battle_round_trip
     ),
     "action_play": Target("action_play", _action_play, PLAY_ERRORS, corpus=action_corpus),
     "codec_decode": Target("codec_decode", _codec_decode, PLAY_ERRORS, corpus=codec_corpus),
+    "np_context_from_dict": Target(
+        "np_context_from_dict",
+        lambda doc: _core.no_quarter.enemy.NpContext.from_dict(doc),
+        (NativeTypeError, NativeArgumentError),
+        _np_context_round_trip,
+        corpus=np_context_seeds,
+    ),
 }
 
 

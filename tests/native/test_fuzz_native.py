@@ -97,3 +97,13 @@ def test_the_play_oracle_reports_a_battle_changed_on_an_error(monkeypatch: Any) 
     stats = fuzz(target, corpus[:6], seconds=30, seed=5, max_execs=12)
     assert stats.findings and all(f.startswith("AssertionError") for f in stats.findings)
     assert any("check_legal allowed" in f or "changed" in f for f in stats.findings)
+
+
+def test_the_native_np_context_reader_survives_a_short_blind_run() -> None:
+    target = fuzz_native.TARGETS["np_context_from_dict"]
+    assert target.corpus is not None
+    stats = fuzz(target, target.corpus(), seconds=60, seed=3, max_execs=400)
+    assert not stats.findings, stats.findings
+    assert stats.outcomes.get("value", 0) > 0
+    outcomes = stats.outcomes
+    assert outcomes.get("NativeArgumentError", 0) + outcomes.get("NativeTypeError", 0) > 0

@@ -41,13 +41,15 @@ from wargym.rules.no_quarter.battlefield.battlefield_gen import generate_battlef
 from wargym.rules.no_quarter.forces import vocab
 from wargym.rules.no_quarter.forces.setup import new_skirmish
 from wargym.rules.no_quarter.forces.vocab import Side
-from wargym.rules.no_quarter.non_player import enemy_decide
+from wargym.rules.no_quarter.non_player import enemy, enemy_decide
 from wargym.rules.no_quarter.non_player.enemy import (
+    MoveOrder,
     NpContext,
     NpGroupState,
     NpObjective,
     NpOptions,
     NpPosture,
+    Tactics,
 )
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -161,7 +163,13 @@ def _closed_up(document: dict[str, Any], seed: int) -> dict[str, Any]:
 
 
 def _compare_closed_up(
-    document: dict[str, Any], options: list[Any], start: Any, g: int, step: int, reached: Any
+    document: dict[str, Any],
+    options: list[Any],
+    start: Any,
+    g: int,
+    step: int,
+    reached: Any,
+    np_tables: Any,
 ) -> int:
     """np_decide on the document with the blue mechs closed up, from a fresh context."""
     moved = _closed_up(document, 10_000 * g + step)
@@ -178,12 +186,12 @@ def _compare_closed_up(
     action = enemy_decide.np_decide(battle, options, context, RandomDice(theirs))
     reached["closed up"] += 1
     got = native_enemy.core.np_decide(
-        native, tables, native_enemy.np_tables(), options, kept, _core.NumpyDice(start)
+        native, tables, np_tables, options, kept, _core.NumpyDice(start)
     )
     assert type(got) is type(action) and got == action, (where, got, action)
     assert kept.to_dict() == context.to_dict(), where
     glue_context = _context(g)
-    again, _ = native_enemy.np_decide(native, tables, options, glue_context, ours)
+    again, _ = native_enemy.np_decide(native, tables, options, glue_context, ours, np_tables)
     assert again == action and glue_context == context, where
     assert ours.bit_generator.state == theirs.bit_generator.state, where
     return 1
@@ -217,11 +225,11 @@ def _games(games: int) -> Iterator[tuple[int, Any]]:
         yield g, battle
 
 
-def play_and_compare(games: int) -> tuple[int, Counter[str]]:
+def play_and_compare(games: int, cfg: Tactics | None = None) -> tuple[int, Counter[str]]:
     """Play ``games`` skirmishes; compare every red decision; the decisions and branches."""
     reached: Counter[str] = Counter()
     decisions = 0
-    np_tables = native_enemy.np_tables()
+    np_tables = native_enemy.np_tables(cfg)
     with _counting(reached):
         for g, battle in _games(games):
             dice = RandomDice.from_seed(900 + g)
@@ -251,7 +259,9 @@ def play_and_compare(games: int) -> tuple[int, Counter[str]]:
                 reached[f"kind {battle.decision.kind.value}"] += 1
                 if isinstance(action, ExitTable):
                     reached["exit table"] += 1
-                ours, back = native_enemy.np_decide(native, tables, options, glue_context, glue_rng)
+                ours, back = native_enemy.np_decide(
+                    native, tables, options, glue_context, glue_rng, np_tables
+                )
                 assert type(ours) is type(action) and ours == action, (where, ours, action)
                 assert back is glue_context
                 assert glue_context == context and glue_context.to_dict() == context.to_dict(), (
@@ -259,15 +269,18 @@ def play_and_compare(games: int) -> tuple[int, Counter[str]]:
                 )
                 assert glue_rng.bit_generator.state == opponent.bit_generator.state, where
                 dice_kept = _core.NumpyDice(start)
+                listed = None if len(options) == len(legal) else options  # None: the core's own
                 again = native_enemy.core.np_decide(
-                    native, tables, np_tables, options, kept, dice_kept
+                    native, tables, np_tables, listed, kept, dice_kept
                 )
                 assert again == action, (where, again, action)
                 assert kept.to_dict() == context.to_dict(), where
                 assert dice_kept.state == opponent.bit_generator.state, where
                 decisions += 1
                 if step % 2 == 0:
-                    decisions += _compare_closed_up(document, options, start, g, step, reached)
+                    decisions += _compare_closed_up(
+                        document, options, start, g, step, reached, np_tables
+                    )
                 game.play(battle, action if action in legal else legal[0], dice)
     return decisions, reached
 
@@ -314,3 +327,24 @@ def test_every_branch_of_np_decide_is_reached(played: tuple[int, Counter[str]]) 
         assert any(k.startswith(f"rolled {posture}") for k in reached), sorted(reached)
     passes = {k for k in reached if k.startswith("pursuit passes=")}
     assert {"pursuit passes=0 target=True", "pursuit passes=1 target=True"} & passes, passes
+
+
+def test_the_native_np_reads_the_tables_it_is_handed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """np_tactics.yaml with every number and row changed: the engines still agree (§22)."""
+    cfg = enemy.tactics()
+    rows = [MoveOrder.HALF, MoveOrder.FULL, MoveOrder.NONE]
+    changed = dataclasses.replace(
+        cfg,
+        patrol={k: cfg.patrol[2 - k] for k in range(3)},
+        defend=dict(enumerate(rows)),
+        attack=dict(enumerate(reversed(rows))),
+        pursuing={k: cfg.pursuing[(k + 1) % 3] for k in range(3)},
+        distraction_range=cfg.distraction_range * 2.5,
+        flank_bearing=cfg.flank_bearing / 2,
+        beaten_range=cfg.beaten_range / 3,
+        withdrawal_snap=cfg.withdrawal_snap + 1.5,
+    )
+    monkeypatch.setattr(enemy, "tactics", lambda: changed)
+    monkeypatch.setattr(enemy_decide, "tactics", lambda: changed)
+    decisions, reached = play_and_compare(6, changed)
+    assert decisions > 300 and reached["withdrawal goal"] > 0, (decisions, reached)

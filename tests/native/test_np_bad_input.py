@@ -236,3 +236,20 @@ def test_the_glue_leaves_context_and_rng_alone_on_error() -> None:
     with pytest.raises(NativeTypeError):
         native_enemy.np_decide(battle, tables, options, context, rng)
     assert context == NpContext() and rng.bit_generator.state == state
+
+
+def test_options_none_lists_the_legal_actions_and_needs_a_decision() -> None:
+    battle, native, tables, options = _red_battle()
+    np_tables = native_enemy.np_tables()
+    state = np.random.default_rng(3).bit_generator.state
+    listed, own = core.NpContext(), core.NpContext()
+    a = core.np_decide(native, tables, np_tables, options, listed, _core.NumpyDice(state))
+    b = core.np_decide(native, tables, np_tables, None, own, _core.NumpyDice(state))
+    assert a == b and listed == own
+    document = battle.to_dict()
+    document["decision"] = None
+    idle = battle_from_dict(document, check=False)
+    dice = _core.NumpyDice(state)
+    with pytest.raises(NativeArgumentError) as caught:
+        core.np_decide(idle, tables, np_tables, None, own, dice)
+    assert caught.value.argument == "battle" and dice.state == state

@@ -18,6 +18,8 @@
 #include "../../errors.hpp"
 #include "../../pyvalues.hpp"
 #include "../battle/actions_bindings.hpp"
+#include "../battle/flow.hpp"
+#include "../battle/game.hpp"
 #include "../battle/state.hpp"
 #include "../forces/data.hpp"
 #include "../sight_movement/perception.hpp"
@@ -463,6 +465,24 @@ auto np_transaction(nb::handle context, nb::handle dice, F&& body) {
     }
 }
 
+// game.legal_actions of the native battle (options=None). A procedure not ported raises
+// NativeNotPortedError, as the game API does.
+std::vector<Action> np_legal(nb::handle battle, const RulesTables& rules) {
+    Battle* b = nullptr;
+    if (!nb::try_cast(battle, b, false) || b == nullptr) wrong_type("battle", "a native Battle", battle);
+    ScriptedDice none{std::vector<int>{}};
+    Ctx ctx(*b, none);
+    ctx.rules = &rules;
+    ctx.procedures = &game_procedures();
+    try {
+        return legal_actions(ctx);
+    } catch (const NotPorted& e) {
+        nb::object error = nb::module_::import_("wargym.native.errors").attr("NativeNotPortedError");
+        PyErr_SetString(error.ptr(), e.what());
+        throw nb::python_error();
+    }
+}
+
 Side np_side_arg(nb::handle h) {
     if (PyUnicode_Check(h.ptr())) return np_choice(h, "side", kSide);
     nb::object value = nb::getattr(h, "value", nb::none());
@@ -493,7 +513,7 @@ void bind_enemy(nb::module_& parent) {
               const Battle& b = np_battle_arg(battle);
               const RulesTables& r = np_rules_arg(tables);
               const NpTables& t = np_tables_arg(np_tables);
-              const std::vector<Action> all = actions_from_py(options, "options");
+              const std::vector<Action> all = options.is_none() ? np_legal(battle, r) : actions_from_py(options, "options");
               np_context_arg(context);
               const Action chosen = np_transaction(context, dice, [&](NpContext& c, Dice& d) {
                   return np_decide(b, r, t, all, c, d);
@@ -502,7 +522,8 @@ void bind_enemy(nb::module_& parent) {
           },
           "battle"_a.none(), "tables"_a.none(), "np_tables"_a.none(), "options"_a.none(), "context"_a.none(),
           "dice"_a.none(),
-          "enemy_decide.np_decide: the reference Action the NP procedure picks; ``context`` is updated in place.");
+          "enemy_decide.np_decide: the reference Action the NP procedure picks among ``options`` (None: "
+          "the battle's legal actions, game.legal_actions); ``context`` is updated in place.");
     m.def("roll_group",
           [](nb::handle battle, nb::handle tables, nb::handle np_tables, nb::handle leader, nb::handle context,
              nb::handle dice) {
