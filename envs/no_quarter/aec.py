@@ -100,7 +100,7 @@ class NoQuarterAEC(HeadToHeadCore, AECEnv[str, dict[str, Any], int]):  # type: i
             kind = "none" if decision is None else decision.kind.value
             index = -1 if action is None else action_index(action)
             reward, ended = self._resolve_illegal(
-                f"{agent}: action {short_repr(action)} ({self.codec.describe(index, battle)}) "
+                f"{agent}: action {short_repr(action)} ({self._describe(index)}) "
                 "is not legal "
                 f"at the {kind} decision"
             )

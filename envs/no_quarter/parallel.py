@@ -111,7 +111,7 @@ class NoQuarterParallel(HeadToHeadCore, ParallelEnv[str, dict[str, Any], int]): 
                 index = -1 if action is None else action_index(action)
                 penalty, stop = self._resolve_illegal(
                     f"{agent}: action {short_repr(action)} is not legal now "
-                    f"({self.codec.describe(index, battle)})"
+                    f"({self._describe(index)})"
                 )
                 rewards[agent] += penalty
                 ended = ended or stop

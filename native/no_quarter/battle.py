@@ -35,6 +35,8 @@ The building terrain lives in the tables: when a play destroys a building
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from collections.abc import Sequence
 from typing import Any
 
@@ -50,7 +52,7 @@ from wargym.rules.dice import Dice, RandomDice
 from wargym.rules.events import Event
 from wargym.rules.no_quarter.battle.actions import Action, Decision, DecisionKind
 from wargym.rules.no_quarter.battle.events import NO_QUARTER_EVENTS
-from wargym.rules.no_quarter.battle.state import Battle, BattleOptions
+from wargym.rules.no_quarter.battle.state import Battle, BattleOptions, Mech, _copy_json
 from wargym.rules.no_quarter.battlefield.terrain import Battlefield
 from wargym.rules.no_quarter.forces import setup as reference_setup
 from wargym.rules.no_quarter.forces.data import load_rules
@@ -74,6 +76,77 @@ def tables_of(document: dict[str, Any]) -> Any:
     field = from_jsonable(Battlefield, document["battlefield"], where="battle.battlefield")
     options = from_jsonable(BattleOptions, document["options"], where="battle.options")
     return rules_tables(field, load_rules(options.rules))
+
+
+_BATTLE_HINTS = typing.get_type_hints(Battle)
+_BATTLE_FIELDS = tuple(
+    f.name for f in dataclasses.fields(Battle) if not f.metadata.get("cache", False)
+)
+_MECH_HINTS = typing.get_type_hints(Mech)
+_RECORDS = ("name", "design", "pilot")
+"""The fields of a mech that never change in battle (shared between reference views)."""
+
+
+class _Records:
+    """What never changes in a battle, built once for its reference views (module docstring).
+
+    The battlefield changes only when a building falls: the battle then takes new records
+    (the old ones stay with the clones taken before).
+    """
+
+    __slots__ = ("battlefield", "mechs", "options")
+
+    def __init__(
+        self,
+        battlefield: Battlefield | None = None,
+        options: BattleOptions | None = None,
+        mechs: dict[int, tuple[Any, ...]] | None = None,
+    ) -> None:
+        self.battlefield = battlefield
+        self.options = options
+        self.mechs: dict[int, tuple[Any, ...]] = {} if mechs is None else mechs
+
+
+def _reference_mech(data: dict[str, Any], records: _Records) -> Mech:
+    mech_id = data["id"]
+    shared = records.mechs.get(mech_id)
+    if shared is None:
+        shared = records.mechs[mech_id] = tuple(
+            from_jsonable(_MECH_HINTS[k], data[k], f"battle.mechs.{mech_id}.{k}") for k in _RECORDS
+        )
+    values = dict(zip(_RECORDS, shared, strict=True))
+    for key, value in data.items():
+        if key not in values:
+            values[key] = from_jsonable(_MECH_HINTS[key], value, f"battle.mechs.{mech_id}.{key}")
+    return Mech(**values)
+
+
+def reference_of(document: dict[str, Any], records: _Records) -> Battle:
+    """``Battle.from_dict(document, check=False)``, reusing the records of earlier views.
+
+    The battlefield, the options and each mech's name, design and pilot come from
+    ``records`` (read once, then shared); everything else is read as ``from_dict`` reads it,
+    and the plain-JSON parts are copied.
+    """
+    values: dict[str, Any] = {}
+    for name in _BATTLE_FIELDS:
+        data = document[name]
+        if name == "battlefield":
+            if records.battlefield is None:
+                records.battlefield = from_jsonable(Battlefield, data, "battle.battlefield")
+            values[name] = records.battlefield
+        elif name == "options":
+            if records.options is None:
+                records.options = from_jsonable(BattleOptions, data, "battle.options")
+            values[name] = records.options
+        elif name == "mechs":
+            mechs = (_reference_mech(m, records) for m in data.values())
+            values[name] = {m.id: m for m in sorted(mechs, key=lambda m: m.id)}
+        elif name in ("frames", "np", "mission"):
+            values[name] = _copy_json(data)
+        else:
+            values[name] = from_jsonable(_BATTLE_HINTS[name], data, f"battle.{name}")
+    return Battle(**values)
 
 
 class _DiceLink:
@@ -109,6 +182,7 @@ class NativeSkirmish:
         self.tables: Any = tables
         """The rule tables it plays under (rebuilt when a building falls)."""
         self._options = options
+        self._records = _Records(options=options)
         self._document: dict[str, Any] | None = None
         self._decision: Decision | None = None
         self._reference: Battle | None = None
@@ -135,6 +209,7 @@ class NativeSkirmish:
         """An independent copy (a C++ struct copy; the tables are shared, never changed)."""
         twin = NativeSkirmish(self.native.clone(), self.tables, self._options)
         twin._document, twin._decision = self._document, self._decision
+        twin._records = self._records
         return twin
 
     def to_dict(self) -> dict[str, Any]:
@@ -143,9 +218,17 @@ class NativeSkirmish:
         return document
 
     def to_reference(self) -> Battle:
-        """A reference ``Battle`` of this state, cached until the next change: only read it."""
+        """A reference ``Battle`` of this state, cached until the next change: only read it.
+
+        It is ``Battle.from_dict(to_dict(), check=False)`` (:func:`reference_of`), with the
+        pending decision's legal options already in its ``options_cache`` (the core's list,
+        which is the reference's).
+        """
         if self._reference is None:
-            self._reference = Battle.from_dict(self.document(), check=False)
+            battle = reference_of(self.document(), self._records)
+            if battle.decision is not None and not battle.over:
+                battle.options_cache = (battle.decision, tuple(self.game_legal_actions()))
+            self._reference = battle
         return self._reference
 
     def document(self) -> dict[str, Any]:
@@ -158,6 +241,7 @@ class NativeSkirmish:
         self._document = self._decision = self._reference = None
         if any(e.type == RULES_CHANGING for e in found):
             self.tables = tables_of(self.document())
+            self._records = _Records(None, self._records.options, self._records.mechs)
 
     # -- what the envs and agents read -------------------------------------------------------
     @property
@@ -201,6 +285,12 @@ class NativeSkirmish:
             data = self.document()["options"]
             self._options = from_jsonable(BattleOptions, data, where="battle.options")
         return self._options
+
+    @options.setter
+    def options(self, value: BattleOptions) -> None:
+        """The same options again (what a set-up log writes back); other options: ValueError."""
+        if value != self.options:
+            raise ValueError("the options of a native battle are fixed at its set-up")
 
     @property
     def mech_ids(self) -> list[int]:
