@@ -10,8 +10,10 @@ rules never import the native core; and it reads like a reference
 :meth:`NativeSkirmish.from_dict` (the same versioned JSON: a state saved by one engine loads in
 the other). Any other attribute (``mechs``, ``battlefield``, ``mechs_of``, ...) is read from
 :meth:`NativeSkirmish.to_reference`, a reference ``Battle`` built from ``to_dict()`` and cached
-until the battle next changes: read it, never change it (``clone()`` the native battle to try
-a move).
+until the battle next changes. A view lent out that way may be changed, as an agent changes the
+clone it searches (``determinise``): before the battle is next used, a changed view is written
+back into the core (its ``to_dict()`` read in again). Objects kept from an earlier view and
+changed after that are not seen.
 
 >>> import numpy as np
 >>> from wargym.rules.dice import RandomDice
@@ -83,6 +85,8 @@ _BATTLE_FIELDS = tuple(
     f.name for f in dataclasses.fields(Battle) if not f.metadata.get("cache", False)
 )
 _MECH_HINTS = typing.get_type_hints(Mech)
+_VIEW_CACHES = ("options_cache", "geometry_cache")
+"""Attributes of a reference ``Battle`` that a ``NativeSkirmish`` keeps on its view."""
 _RECORDS = ("name", "design", "pilot")
 """The fields of a mech that never change in battle (shared between reference views)."""
 
@@ -149,6 +153,22 @@ def reference_of(document: dict[str, Any], records: _Records) -> Battle:
     return Battle(**values)
 
 
+def _fields_of(view: Battle) -> list[Any]:
+    """Copies of every field of a reference battle and its mechs (caches left out)."""
+    out: list[Any] = [
+        {
+            k: _copy_json(v)
+            for k, v in view.__dict__.items()
+            if k != "mechs" and k not in _VIEW_CACHES
+        }
+    ]
+    out.extend(
+        (key, {k: _copy_json(v) for k, v in mech.__dict__.items()})
+        for key, mech in view.mechs.items()
+    )
+    return out
+
+
 class _DiceLink:
     """The dice a core call rolls, and what hands their state back to a reference generator."""
 
@@ -177,8 +197,11 @@ class NativeSkirmish:
     """Which engine holds the state (the reference ``Battle`` has no such attribute)."""
 
     def __init__(self, native: NativeBattle, tables: Any, options: BattleOptions | None = None):
-        self.native: Any = native
-        """The core's ``Battle``."""
+        self._core_battle: Any = native
+        self._lent = False
+        """The reference view was handed out (:meth:`__getattr__`): check it before use."""
+        self._saved: list[Any] = []
+        """The view's fields when it was lent (:func:`_fields_of`)."""
         self.tables: Any = tables
         """The rule tables it plays under (rebuilt when a building falls)."""
         self._options = options
@@ -207,7 +230,8 @@ class NativeSkirmish:
 
     def clone(self) -> NativeSkirmish:
         """An independent copy (a C++ struct copy; the tables are shared, never changed)."""
-        twin = NativeSkirmish(self.native.clone(), self.tables, self._options)
+        native = self.native
+        twin = NativeSkirmish(native.clone(), self.tables, self._options)
         twin._document, twin._decision = self._document, self._decision
         twin._records = self._records
         return twin
@@ -233,12 +257,44 @@ class NativeSkirmish:
 
     def document(self) -> dict[str, Any]:
         """The state's ``to_dict()``, cached until the next change: only read it."""
+        if self._lent:
+            self._sync()
         if self._document is None:
-            self._document = self.native.to_dict()
+            self._document = self._core_battle.to_dict()
         return self._document
+
+    @property
+    def native(self) -> Any:
+        """The core's ``Battle`` (a changed reference view written back first)."""
+        if self._lent:
+            self._sync()
+        return self._core_battle
+
+    def _sync(self) -> None:
+        """Write a lent reference view back into the core if it was changed.
+
+        The view stays lent (its holder may change it later) until the battle next changes.
+        """
+        view = self._reference
+        if view is None:
+            self._lent = False
+            return
+        if _fields_of(view) == self._saved:
+            return
+        written = view.to_dict()
+        before = self._document if self._document is not None else self._core_battle.to_dict()
+        if written == before:
+            return
+        self._lent = False
+        self._core_battle = battle_from_dict(written, check=False)
+        self._document = self._decision = self._reference = None
+        self._options, self._records = None, _Records()  # records may have changed too
+        if written["battlefield"] != before["battlefield"]:
+            self.tables = tables_of(written)
 
     def _changed(self, found: Sequence[Any]) -> None:
         self._document = self._decision = self._reference = None
+        self._lent = False
         if any(e.type == RULES_CHANGING for e in found):
             self.tables = tables_of(self.document())
             self._records = _Records(None, self._records.options, self._records.mechs)
@@ -306,10 +362,22 @@ class NativeSkirmish:
         }
 
     def __getattr__(self, name: str) -> Any:
-        """Any other reference attribute, read from :meth:`to_reference`."""
+        """Any other reference attribute, read from :meth:`to_reference` (lent: see above)."""
         if name.startswith("_"):
             raise AttributeError(name)
-        return getattr(self.to_reference(), name)
+        view = self.to_reference()
+        if not self._lent:
+            self._saved = _fields_of(view)
+            self._lent = True
+        return getattr(view, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """The reference's caches (``options_cache``, ``geometry_cache``) are the view's."""
+        if name in _VIEW_CACHES:
+            if self._reference is not None:
+                setattr(self._reference, name, value)
+            return
+        object.__setattr__(self, name, value)
 
     # -- the reference game API (rules/no_quarter/battle/game.py's ForeignBattle) ------------
     def game_legal_actions(self) -> list[Action]:

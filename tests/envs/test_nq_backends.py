@@ -175,6 +175,33 @@ def test_native_render_is_the_reference_render() -> None:
     assert isinstance(frames[0], str) and "turn" in frames[0]
 
 
+@pytest.mark.parametrize("kind", ["heuristic", "mcts"])
+def test_engine_agents_play_the_same_on_both_backends(kind: str) -> None:
+    from wargym.agents.base import as_agent, set_opponent
+    from wargym.agents.heuristic import NoQuarterHeuristic
+    from wargym.agents.mcts import NoQuarterMCTS
+
+    def make() -> Any:
+        return NoQuarterHeuristic(1) if kind == "heuristic" else NoQuarterMCTS(1, 3, 3)
+
+    traces = []
+    for backend in BACKENDS:
+        env = NoQuarterSkirmishEnv(backend=backend, mechs_per_side=2)
+        blue = as_agent(make(), env)
+        set_opponent(env, make())  # red reads the env's battle too
+        obs, info = env.reset(seed=6)
+        trace = [plain((obs, info))]
+        for _ in range(25):
+            step = env.step(blue.act(obs["observation"], obs["action_mask"]))
+            trace.append(plain(step))
+            obs = step[0]
+            if step[2] or step[3]:
+                break
+        trace.append(env.battle.to_dict())
+        traces.append(trace)
+    _same(*traces)
+
+
 # -- snapshots and replays ---------------------------------------------------------------------
 
 

@@ -218,3 +218,28 @@ def test_a_python_set_up_loads_nothing_of_the_native_core() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_changed_reference_view_is_written_back_before_the_next_use() -> None:
+    for seed in range(3):
+        reference = new_skirmish(np.random.default_rng(seed), RandomDice.from_seed(seed))
+        native = NativeSkirmish.from_reference(reference)
+        world, twin = native.clone(), reference.clone()
+        for battle in (world, twin):  # what determinise does to its world
+            enemy = battle.mechs_of(battle.decision.side.other)[0]
+            enemy.pos = (18.0 + seed, 18.0)
+            enemy.rep = 2
+            battle.geometry_cache = None
+            battle.options_cache = None
+        assert world.to_dict() == twin.to_dict()
+        assert native.to_dict() == reference.to_dict()  # the clone's view only
+        assert game.legal_actions(world) == game.legal_actions(twin)
+        dice_a, dice_b = RandomDice.from_seed(9), RandomDice.from_seed(9)
+        for _ in range(30):
+            if twin.over:
+                break
+            action = game.legal_actions(twin)[0]
+            assert [e.to_dict() for e in game.play(world, action, dice_a)] == [
+                e.to_dict() for e in game.play(twin, action, dice_b)
+            ]
+        assert world.to_dict() == twin.to_dict()
