@@ -207,6 +207,7 @@ class NativeSkirmish:
         self._options = options
         self._records = _Records(options=options)
         self._document: dict[str, Any] | None = None
+        self._legal: list[Action] | None = None
         self._decision: Decision | None = None
         self._reference: Battle | None = None
 
@@ -232,7 +233,7 @@ class NativeSkirmish:
         """An independent copy (a C++ struct copy; the tables are shared, never changed)."""
         native = self.native
         twin = NativeSkirmish(native.clone(), self.tables, self._options)
-        twin._document, twin._decision = self._document, self._decision
+        twin._document, twin._decision, twin._legal = self._document, self._decision, self._legal
         twin._records = self._records
         return twin
 
@@ -287,13 +288,13 @@ class NativeSkirmish:
             return
         self._lent = False
         self._core_battle = battle_from_dict(written, check=False)
-        self._document = self._decision = self._reference = None
+        self._document = self._decision = self._reference = self._legal = None
         self._options, self._records = None, _Records()  # records may have changed too
         if written["battlefield"] != before["battlefield"]:
             self.tables = tables_of(written)
 
     def _changed(self, found: Sequence[Any]) -> None:
-        self._document = self._decision = self._reference = None
+        self._document = self._decision = self._reference = self._legal = None
         self._lent = False
         if any(e.type == RULES_CHANGING for e in found):
             self.tables = tables_of(self.document())
@@ -371,18 +372,33 @@ class NativeSkirmish:
             self._lent = True
         return getattr(view, name)
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        """The reference's caches (``options_cache``, ``geometry_cache``) are the view's."""
-        if name in _VIEW_CACHES:
-            if self._reference is not None:
-                setattr(self._reference, name, value)
-            return
-        object.__setattr__(self, name, value)
+    @property
+    def options_cache(self) -> Any:
+        """The reference view's ``options_cache`` (None without a view)."""
+        return None if self._reference is None else self._reference.options_cache
+
+    @options_cache.setter
+    def options_cache(self, value: Any) -> None:
+        if self._reference is not None:
+            self._reference.options_cache = value
+
+    @property
+    def geometry_cache(self) -> Any:
+        """The reference view's ``geometry_cache`` (None without a view)."""
+        return None if self._reference is None else self._reference.geometry_cache
+
+    @geometry_cache.setter
+    def geometry_cache(self, value: Any) -> None:
+        if self._reference is not None:
+            self._reference.geometry_cache = value
 
     # -- the reference game API (rules/no_quarter/battle/game.py's ForeignBattle) ------------
     def game_legal_actions(self) -> list[Action]:
         """``game.legal_actions``: the exact legal options (empty when over)."""
-        return native_game.legal_actions(self.native, self.tables)
+        native = self.native  # a changed view is written back first
+        if self._legal is None:
+            self._legal = native_game.legal_actions(native, self.tables)
+        return list(self._legal)
 
     def game_check_legal(self, action: Action) -> None:
         """``game.check_legal``: IllegalActionError unless ``action`` is legal now."""
