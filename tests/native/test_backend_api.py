@@ -243,3 +243,40 @@ def test_a_changed_reference_view_is_written_back_before_the_next_use() -> None:
                 e.to_dict() for e in game.play(twin, action, dice_b)
             ]
         assert world.to_dict() == twin.to_dict()
+
+
+class _NativeSkirmishBackend:
+    """perft's Backend on NativeSkirmish, through the reference game API (its dispatch)."""
+
+    name = "native-skirmish"
+
+    def legal_actions(self, battle: NativeSkirmish) -> list:
+        return game.legal_actions(battle)
+
+    def play(self, battle: NativeSkirmish, action: object, dice: object) -> list:
+        return game.play(battle, action, dice)  # type: ignore[arg-type]
+
+    def clone(self, battle: NativeSkirmish) -> NativeSkirmish:
+        return battle.clone()
+
+    def load(self, data: dict) -> NativeSkirmish:
+        return NativeSkirmish.from_dict(data)
+
+    def dump(self, battle: NativeSkirmish) -> dict:
+        return battle.to_dict()
+
+
+def test_perft_counts_through_the_game_api_on_native_battles() -> None:
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rules" / "no_quarter"))
+    import perft
+
+    golden = json.loads(
+        (Path(__file__).resolve().parents[1] / "golden" / "nq_perft.json").read_text()
+    )
+    skirmishes = [r for r in perft.POSITIONS if r.name not in ("patrol_lead_teams",
+                                                              "defend_mech_action")]  # fmt: skip
+    assert len(skirmishes) == 8
+    for recipe in skirmishes:
+        assert perft.record(recipe, _NativeSkirmishBackend()) == golden[recipe.name], recipe.name
