@@ -37,6 +37,7 @@ namespace wargym::no_quarter { void bind_codec(nanobind::module_& g); }  // no_q
 namespace wargym::no_quarter { void bind_game(nanobind::module_& g); }  // battle/game_bindings.cpp
 namespace wargym::no_quarter { void bind_luck(nanobind::module_& g); }  // no_quarter/battle/luck_bindings.cpp
 namespace wargym::no_quarter { void bind_flow_mech(nanobind::module_& g); }  // no_quarter/battle/flow_mech_bindings.cpp
+namespace wargym::no_quarter { void bind_enemy(nanobind::module_& g); }  // no_quarter/non_player/enemy_bindings.cpp
 using namespace nb::literals;
 
 #ifdef WARGYM_FUZZ
@@ -584,4 +585,5 @@ NB_MODULE(_core, m) {
     nq::bind_luck(g);  // luck.py pause reading (battle/luck_bindings.cpp)
     nq::bind_melee_flow(g);  // REACT, CHARGE, MELEE, CHARGES (battle/flow_melee_bindings.cpp)
     nq::bind_flow_mech(g);  // battle/flow_mech_bindings.cpp (MECH, INSIGHT handlers)
+    nq::bind_enemy(g);      // the rules' NP procedure (non_player/enemy_bindings.cpp)
 }
