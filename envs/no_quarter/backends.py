@@ -84,6 +84,32 @@ def new_battle_native(env: Any, setup_rng: np.random.Generator, dice: Dice) -> A
     return battle
 
 
+def opponent_native(env: Any, battle: Any) -> tuple[Any, int | None]:
+    """Red's answer on the native backend (``env._opponent``'s seat).
+
+    The rules' NP is the core's (``wargym.native.no_quarter.enemy.np_decide``, the seat's NP
+    memory and generator, as :func:`.opponents.rules_opponent` hands them to the reference;
+    :func:`.opponents.scripted_opponent` where it raises ``NotImplementedError``); random
+    play needs only the options; a seat that reads the battle (scripted, an agent) gets the
+    reference view.
+    """
+    from .opponents import scripted_opponent
+
+    seat = env._opponent
+    if seat.spec == "random":
+        return seat(battle)  # type: ignore[no-any-return]
+    if seat.spec != "rules" or seat.context is None:
+        return seat(battle.to_reference())  # type: ignore[no-any-return]
+    from wargym.native.no_quarter.enemy import np_decide
+
+    options = battle.game_legal_actions()
+    try:
+        action, _ = np_decide(battle.native, battle.tables, options, seat.context, seat.rng)
+    except NotImplementedError:
+        return scripted_opponent(battle.to_reference(), options), None
+    return action, None
+
+
 def apply_native(env: Any) -> None:
     """``apply_core``'s last step on the native backend: the native twins of its battles."""
     from wargym.native.no_quarter.battle import NativeSkirmish

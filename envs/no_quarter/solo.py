@@ -30,6 +30,7 @@ from wargym.rules.no_quarter.battle.state import Battle
 from wargym.rules.no_quarter.forces.vocab import Side
 
 from .arguments import check_skirmish_config
+from .backends import opponent_native
 from .core import (
     FOG_UNSEEN_BASES,
     MAX_REDRAWS,
@@ -207,11 +208,11 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
     def _opponent_plays(self) -> list[Event]:
         battle = self.battle
         events: list[Event] = []
-        # on the native backend a seat that reads the battle (the rules' NP, scripted, an
-        # agent's observation) gets the reference view; random play needs only the options
-        direct = not self._native or self._opponent.spec == "random"
         while not battle.over and battle.decision is not None and battle.decision.side is Side.RED:
-            choice, index = self._opponent(battle if direct else self._reference(battle))
+            if self._native:
+                choice, index = opponent_native(self, battle)
+            else:
+                choice, index = self._opponent(battle)
             events += self._play(choice, "red", index)
         return events
 
