@@ -10,6 +10,8 @@ illegal-action policies, ``info`` keys (``info_events=True`` adds each side's vi
 :class:`~wargym.envs.no_quarter.solo.NoQuarterSkirmishEnv`; under ``illegal_action=
 "terminate"`` the offender gets -1 and the other side 0, as in PettingZoo's classic envs.
 ``state()`` gives both sides' observations without fog of war, for centralised critics.
+The keywords are the skirmish env's but ``opponent`` (``backend="native"``: the battle plays
+in the native core, the same episode for the same seed; docs/native.md).
 
 ``env(**kwargs)`` builds :class:`NoQuarterAEC`, ``parallel_env(**kwargs)`` builds
 :class:`~wargym.envs.no_quarter.parallel.NoQuarterParallel`. Both stand on
@@ -100,7 +102,7 @@ class NoQuarterAEC(HeadToHeadCore, AECEnv[str, dict[str, Any], int]):  # type: i
             kind = "none" if decision is None else decision.kind.value
             index = -1 if action is None else action_index(action)
             reward, ended = self._resolve_illegal(
-                f"{agent}: action {short_repr(action)} ({self.codec.describe(index, battle)}) "
+                f"{agent}: action {short_repr(action)} ({self._describe(index)}) "
                 "is not legal "
                 f"at the {kind} decision"
             )

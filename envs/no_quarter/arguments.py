@@ -16,6 +16,7 @@ limit, a non-empty mask at each decision) and its spaces small (docs/bad_input.m
 ``cell``                      0.25..12 inches per observation cell
 ``battle_options``            ``base_radius`` 0.1..1.0; ``move_directions`` 1..64;
                               ``move_fractions`` 1..8 numbers in (0, 1]
+``backend``                   ``"python"`` or ``"native"`` (generated skirmishes only)
 observation                   at most :data:`~wargym.envs.base.MAX_OBSERVATION_SIZE` values
 ============================  ==============================================================
 """
@@ -39,6 +40,7 @@ from wargym.rules.errors import short_repr
 from wargym.rules.no_quarter.battle.state import BattleOptions
 from wargym.rules.no_quarter.battle.validity import MAX_DIRECTIONS, MAX_FRACTIONS, MAX_TURNS
 from wargym.rules.no_quarter.forces.data import RulesOptions
+from wargym.rules.no_quarter.forces.setup import BACKENDS
 from wargym.rules.no_quarter.forces.vocab import Faction
 
 MAX_MECHS_PER_SIDE = 32
@@ -193,6 +195,8 @@ def check_skirmish_config(
             )
     if "cell" in config:
         check_cell(config["cell"])
+    if "backend" in config:
+        check_choice("backend", config["backend"], BACKENDS)
     for key in ("action_features", "flatten", "mirror", "info_events"):
         if key in config and not isinstance(config[key], bool):
             raise EnvArgumentError(f"{key} must be true or false, got {short_repr(config[key])}")

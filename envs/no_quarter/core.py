@@ -8,6 +8,7 @@ decision (:meth:`SkirmishCore._decide`), rendering and replays. Event dicts are 
 when asked (``info_events=True``) or when a reward-shaping term needs them; otherwise the
 visibility filter keeps just the enemies-in-sight sets (:func:`.encoding.seen_after`) and the
 log keeps the ``Action`` objects until a replay or snapshot is written (docs/events.md).
+``backend="native"`` plays the battle in the native core (:mod:`.backends`, docs/native.md).
 The snapshot parts every battle env writes and reads (:func:`core_config`,
 :func:`core_state`, :func:`parse_core`, :func:`apply_core`) live here too; :mod:`.snapshots`
 builds the env snapshots on them.
@@ -54,6 +55,7 @@ from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle_logged
 from wargym.rules.no_quarter.forces.vocab import Faction, Side
 from wargym.rules.serial import to_jsonable
 
+from .backends import apply_native, configure_backend, filter_native, new_battle_native
 from .codec import ACTION_VERSION, ActionCodec, SlotsFn
 from .encoding import Markers, ObservationEncoder, filter_events, no_markers, seen_after
 from .render import outcome_info, render_ansi, render_rgb
@@ -111,6 +113,11 @@ class SkirmishCore:
     metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
     strict_slots: ClassVar[bool] = True
     """Refuse a set-up with more mechs per side than ``max_mechs`` (missions: auto-play)."""
+    backend: str
+    """``"python"`` (the reference engine, the default) or ``"native"`` (:mod:`.backends`)."""
+    _native: bool
+    _ncodec: Any
+    _nencoder: Any
 
     def _configure(
         self,
@@ -136,6 +143,7 @@ class SkirmishCore:
         action_features: bool = False,
         advisor: Any = None,
         info_events: bool = False,
+        backend: str = "python",
     ) -> None:
         self.render_mode = render_mode
         self.info_events = info_events
@@ -179,6 +187,7 @@ class SkirmishCore:
         check_observation_size(
             self.encoder.size, "cell, max_mechs, max_weapons or max_buildings (action_features)"
         )
+        configure_backend(self, backend, slots, markers)
         self.obs_space = spaces.Dict(
             {
                 "observation": self.encoder.space,
@@ -194,6 +203,10 @@ class SkirmishCore:
         self._seed: int | None = None
         self._seen: dict[Side, frozenset[int]] = {}
 
+    def _reference(self, battle: Any) -> Battle:
+        """The reference ``Battle`` of ``battle`` (itself on the python backend)."""
+        return battle.to_reference() if self._native else battle  # type: ignore[no-any-return]
+
     # -- battle ----------------------------------------------------------------------------
     @property
     def battle(self) -> Battle:
@@ -205,8 +218,11 @@ class SkirmishCore:
     def _new_battle(self, setup_rng: np.random.Generator, dice: Dice) -> list[Event]:
         """Set up and advance to the first decision; returns the set-up events."""
         self._dice = dice
+        battle: Any
         if self.battle_factory is not None:
             battle = self.battle_factory(setup_rng, dice)
+        elif self._native:
+            battle = new_battle_native(self, setup_rng, dice)
         else:
             rules = load_rules(self.battle_options.rules)
             field = generate_battlefield(setup_rng)
@@ -222,8 +238,13 @@ class SkirmishCore:
         if battle.options.unseen_bases != wanted:  # a factory's battle plays the env's fog
             battle.options = dataclasses.replace(battle.options, unseen_bases=wanted)
             battle.options_cache = battle.geometry_cache = None
+        sides = (
+            [s for s, _ in battle.mech_sides().values()]
+            if self._native
+            else [m.side for m in battle.mechs.values()]
+        )
         for side in (Side.BLUE, Side.RED) if self.strict_slots else ():
-            count = sum(1 for m in battle.mechs.values() if m.side is side)
+            count = sum(1 for s in sides if s is side)
             if count > self.max_mechs:
                 raise ValueError(f"{side.value} has {count} mechs; max_mechs is {self.max_mechs}")
         self._battle = battle
@@ -236,13 +257,27 @@ class SkirmishCore:
         decision = battle.decision
         if decision is None or battle.over or decision.side is not viewer:
             return {}
+        if self._native and not isinstance(battle, Battle):
+            found: dict[int, Action] = self._ncodec.table(
+                battle.native, battle.game_legal_actions()
+            )
+            return found
         return self.codec.table(battle)
+
+    def _encode(
+        self, battle: Any, viewer: Side, seen: frozenset[int] | None
+    ) -> np.ndarray | dict[str, np.ndarray]:
+        """The encoder's observation of ``battle`` for ``viewer`` (either backend)."""
+        if self._nencoder is None:
+            return self.encoder.encode(self._reference(battle), viewer, seen)
+        actions = self._action_table(battle, viewer) if self._nencoder._features else None
+        return self._nencoder.encode(battle.native, viewer, seen, actions=actions)  # type: ignore[no-any-return]
 
     def _observe(self, viewer: Side) -> dict[str, Any]:
         """``viewer``'s observation and mask (zero unless it decides now)."""
         seen = self._seen.get(viewer)
         return {
-            "observation": self.encoder.encode(self.battle, viewer, seen),
+            "observation": self._encode(self.battle, viewer, seen),
             "action_mask": self._mask_for(viewer),
         }
 
@@ -255,6 +290,8 @@ class SkirmishCore:
         built (the enemies-in-sight sets are the same either way).
         """
         seen = None if fresh else self._seen
+        if self._native:
+            return filter_native(self, before, events, viewers, seen)
         if self._want_events:
             visible, self._seen = filter_events(before, events, viewers, seen)
         else:
@@ -270,13 +307,25 @@ class SkirmishCore:
         return info
 
     def _mask_for(self, viewer: Side) -> np.ndarray:
-        battle = self.battle
+        battle: Any = self.battle
         if battle.decision is None or battle.over or battle.decision.side is not viewer:
             return np.zeros(self.codec.n, dtype=np.int8)
+        if self._native:
+            mask: np.ndarray = self._ncodec.mask(battle.native, game.legal_actions(battle))
+            return mask
         return self.codec.mask(battle)
 
+    def _describe(self, index: int) -> str:
+        """``codec.describe(index, battle)`` (the reference battle on either backend)."""
+        return self.codec.describe(index, self._reference(self.battle))
+
     def _play(self, action: Action, who: str, index: int | None) -> list[Event]:
-        events = game.play(self.battle, action, self._dice)
+        battle: Any = self.battle
+        events = (
+            battle.play_native(action, self._dice)
+            if self._native
+            else game.play(battle, action, self._dice)
+        )
         # the action stays an object until a replay or snapshot is written (log_to_json)
         self._log.append({"agent": who, "index": index, "action": action, "events": events})
         return events
@@ -286,15 +335,24 @@ class SkirmishCore:
 
         Returns the battle as it was before (for the visibility filter) and the events.
         """
-        battle = self.battle
+        battle: Any = self.battle
         before = battle.clone()
-        events = self._play(self.codec.decode(index, battle), who, index)
+        if self._native:
+            action = self._ncodec.decode(index, battle.native, game.legal_actions(battle))
+        else:
+            action = self.codec.decode(index, battle)
+        events = self._play(action, who, index)
         return before, events
 
     def _shaped(self, events: list[dict[str, Any]], viewer: Side) -> float:
         if not any(self.shaping.values()):
             return 0.0
-        sides = {m.id: m.side for m in self.battle.mechs.values()}
+        battle: Any = self.battle
+        sides = (
+            {i: side for i, (side, _) in battle.mech_sides().items()}
+            if self._native
+            else {m.id: m.side for m in battle.mechs.values()}
+        )
         total = 0.0
         for event in events:
             if event["type"] == "DamageRolled":
@@ -324,7 +382,8 @@ class SkirmishCore:
     # -- rendering and replays -------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
         """``ansi``: text map and mech list; ``rgb_array``: an image (full view, for people)."""
-        return render_frame(self.render_mode, self._battle, render_ansi, self._rgb)
+        battle = None if self._battle is None else self._reference(self._battle)
+        return render_frame(self.render_mode, battle, render_ansi, self._rgb)
 
     def _rgb(self, battle: Battle) -> np.ndarray:
         return render_rgb(battle)
@@ -511,8 +570,10 @@ def parse_core(state: Mapping[str, Any], advisor: Any = None) -> CoreParts:
 
 
 def apply_core(env: SkirmishCore, parts: CoreParts) -> None:
-    """Put a parsed core state into ``env``."""
+    """Put a parsed core state into ``env`` (native twins of its battles on that backend)."""
     env._battle, env._start, env._log = parts.battle, parts.start, parts.log
+    if env._native:
+        apply_native(env)
     env._dice, env._seed, env._seen = parts.dice, parts.seed, dict(parts.seen)
     if parts.advisor is not None:
         env.advisor = parts.advisor

@@ -109,9 +109,7 @@ class HeadToHeadCore(SkirmishCore, SidesAsAgents):
 
     def _agent_obs(self, agent: str) -> dict[str, Any]:
         return {
-            "observation": self.encoder.encode(
-                self.battle, SIDES[agent], self._seen.get(SIDES[agent])
-            ),
+            "observation": self._encode(self.battle, SIDES[agent], self._seen.get(SIDES[agent])),
             "action_mask": self._agent_mask(agent),
         }
 
@@ -165,11 +163,15 @@ class HeadToHeadCore(SkirmishCore, SidesAsAgents):
     def state(self) -> np.ndarray:
         """Both sides' observations without fog of war, concatenated (centralised critics)."""
         self._require_reset("state()")
-        battle = self.battle
+        battle: Any = self.battle
         parts = []
         for side in (Side.BLUE, Side.RED):
-            everyone = frozenset(m.id for m in battle.mechs_of(side.other))
-            obs = self.encoder.encode(battle, side, everyone)
+            if self._native:
+                sides = battle.mech_sides().items()
+                everyone = frozenset(i for i, (s, here) in sides if s is side.other and here)
+            else:
+                everyone = frozenset(m.id for m in battle.mechs_of(side.other))
+            obs = self._encode(battle, side, everyone)
             if isinstance(obs, dict):
                 obs = np.concatenate([np.asarray(v, np.float32).ravel() for v in obs.values()])
             parts.append(obs)

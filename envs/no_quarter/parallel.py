@@ -6,8 +6,8 @@ point plays one decision; the other side has nothing to decide and its only lega
 Any other action from it, or an illegal action from the deciding side, follows the
 illegal-action policy (default: nothing happens, ``illegal_penalty`` for the offender,
 ``info[agent]["illegal_action"] = True``). Observations, rewards, infos, rendering,
-replays and snapshots (``save_state`` / ``load_state``) are those of
-:class:`~wargym.envs.no_quarter.aec.NoQuarterAEC`; both stand on
+replays, snapshots (``save_state`` / ``load_state``) and keywords (``backend`` included) are
+those of :class:`~wargym.envs.no_quarter.aec.NoQuarterAEC`; both stand on
 :class:`~.head_to_head.HeadToHeadCore`.
 
 ## Version History
@@ -111,7 +111,7 @@ class NoQuarterParallel(HeadToHeadCore, ParallelEnv[str, dict[str, Any], int]): 
                 index = -1 if action is None else action_index(action)
                 penalty, stop = self._resolve_illegal(
                     f"{agent}: action {short_repr(action)} is not legal now "
-                    f"({self.codec.describe(index, battle)})"
+                    f"({self._describe(index)})"
                 )
                 rewards[agent] += penalty
                 ended = ended or stop

@@ -30,6 +30,7 @@ from wargym.rules.no_quarter.battle.state import Battle
 from wargym.rules.no_quarter.forces.vocab import Side
 
 from .arguments import check_skirmish_config
+from .backends import opponent_native
 from .core import (
     FOG_UNSEEN_BASES,
     MAX_REDRAWS,
@@ -42,7 +43,7 @@ from .core import (
 )
 from .opponents import Agent, OpponentSeat, make_opponent
 from .render import outcome_info, render_ansi, render_rgb
-from .setup_log import with_setup_events
+from .setup_log import visible_setup_events, with_setup_events
 from .snapshots import battle_env_load, battle_env_save
 
 _outcome = outcome_info  # the name the envs used before the core was split out
@@ -104,8 +105,11 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
     block), ``battle_factory`` and ``markers`` (mission hooks),
     ``render_mode`` ("ansi", "rgb_array"), ``info_events`` (default ``False``: ``info`` has
     no ``"events"`` and no event dict is built; ``True`` adds the events blue may know,
-    docs/events.md). Every keyword is checked before anything is built:
-    :class:`~wargym.envs.base.EnvArgumentError` names it and its range (:mod:`.arguments`).
+    docs/events.md), ``backend`` (``"python"``, the default: the reference engine;
+    ``"native"``: the C++ core, same observations, masks, rewards and infos for the same
+    seed, same snapshots and replays; generated skirmishes only, docs/native.md). Every
+    keyword is checked before anything is built: :class:`~wargym.envs.base.EnvArgumentError`
+    names it and its range (:mod:`.arguments`).
 
     ## Snapshots
 
@@ -165,7 +169,13 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
             events += self._opponent_plays()
             if not self.battle.over:
                 break
-        return with_setup_events(self, *self._finish(before, events, None, fresh=True))
+        obs, info = self._finish(before, events, None, fresh=True)
+        if self._native and self._setup_events and self.info_events:
+            start = self._reference(self._start)
+            setup = visible_setup_events(start, self._setup_events, Side.BLUE)
+            info["events"] = setup + info["events"]
+            return obs, info
+        return with_setup_events(self, obs, info)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         """Play one blue decision, then red's until blue decides again or the battle ends."""
@@ -179,7 +189,7 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
             decision = battle.decision
             kind = "none" if decision is None else decision.kind.value
             index = None if action is None else action_index(action)
-            what = "no action" if index is None else self.codec.describe(index, battle)
+            what = "no action" if index is None else self._describe(index)
             reward, ended = self._resolve_illegal(
                 f"action {short_repr(action)} ({what}) is not legal at the {kind} decision of blue"
             )
@@ -199,7 +209,10 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
         battle = self.battle
         events: list[Event] = []
         while not battle.over and battle.decision is not None and battle.decision.side is Side.RED:
-            choice, index = self._opponent(battle)
+            if self._native:
+                choice, index = opponent_native(self, battle)
+            else:
+                choice, index = self._opponent(battle)
             events += self._play(choice, "red", index)
         return events
 

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import math
+from typing import Protocol
 
 from wargym.rules.dice import Dice
 from wargym.rules.errors import IllegalActionError
@@ -32,6 +33,34 @@ from wargym.rules.no_quarter.forces.data import NoQuarterRules, load_rules
 from wargym.rules.no_quarter.forces.vocab import Side
 from wargym.rules.no_quarter.mission.mission_play import OBJECTIVE, mission_over, withdraw_np
 from wargym.rules.no_quarter.non_player.np_flow import PEFS, check_pefs, np_choose
+
+
+class ForeignBattle(Protocol):
+    """A battle another engine holds (the native core's ``NativeSkirmish``) behind this API.
+
+    :func:`legal_actions`, :func:`check_legal`, :func:`play` and :func:`advance` hand such a
+    battle to its own methods, so the rules never import that engine (docs/native.md, "One
+    API, two backends"); it must give what the reference gives, decision by decision.
+    :func:`decider`, :func:`outcome`, :func:`is_over` and :func:`rules_of` read its
+    ``decision``, ``over``, ``winner``, ``end_reason`` and ``options`` as a ``Battle``'s.
+    """
+
+    def game_legal_actions(self) -> list[Action]:
+        """:func:`legal_actions`."""
+        ...
+
+    def game_check_legal(self, action: Action) -> None:
+        """:func:`check_legal`."""
+        ...
+
+    def game_play(self, action: Action, dice: Dice) -> list[Event]:
+        """:func:`play`: the reference's events."""
+        ...
+
+    def game_advance(self, dice: Dice) -> list[Event]:
+        """:func:`advance`: the reference's events."""
+        ...
+
 
 HANDLERS: dict[str, Handler] = {
     "turn": TURN,
@@ -64,8 +93,10 @@ def decider(battle: Battle) -> Decision | None:
     return None if battle.over else battle.decision
 
 
-def legal_actions(battle: Battle) -> list[Action]:
+def legal_actions(battle: Battle | ForeignBattle) -> list[Action]:
     """The exact legal options at the current decision point (empty when over)."""
+    if not isinstance(battle, Battle):
+        return battle.game_legal_actions()
     if battle.over or battle.decision is None:
         return []
     cached = battle.options_cache
@@ -132,8 +163,11 @@ def _near_kept(grid: dict[int, list[tuple[float, float]]], cell: int, x: float, 
     return False
 
 
-def check_legal(battle: Battle, action: Action) -> None:
+def check_legal(battle: Battle | ForeignBattle, action: Action) -> None:
     """Raise :class:`IllegalActionError` unless ``action`` is legal now; never writes."""
+    if not isinstance(battle, Battle):
+        battle.game_check_legal(action)
+        return
     if battle.over:
         raise IllegalActionError(f"{action}: the battle is over")
     decision = battle.decision
@@ -155,11 +189,13 @@ def check_legal(battle: Battle, action: Action) -> None:
     )
 
 
-def play(battle: Battle, action: Action, dice: Dice) -> list[Event]:
+def play(battle: Battle | ForeignBattle, action: Action, dice: Dice) -> list[Event]:
     """Carry out ``action`` and every rule that follows, up to the next decision (§14).
 
     An illegal action raises :class:`IllegalActionError` and leaves the battle untouched.
     """
+    if not isinstance(battle, Battle):
+        return battle.game_play(action, dice)
     check_legal(battle, action)
     ctx = Ctx(battle, dice, rules_of(battle))
     frame = battle.frames[-1]
@@ -170,8 +206,10 @@ def play(battle: Battle, action: Action, dice: Dice) -> list[Event]:
     return ctx.log
 
 
-def advance(battle: Battle, dice: Dice) -> list[Event]:
+def advance(battle: Battle | ForeignBattle, dice: Dice) -> list[Event]:
     """Run the rules from a fresh or resumed battle up to the first decision."""
+    if not isinstance(battle, Battle):
+        return battle.game_advance(dice)
     battle.options_cache = None
     ctx = Ctx(battle, dice, rules_of(battle))
     _run(ctx)

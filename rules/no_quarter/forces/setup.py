@@ -8,8 +8,10 @@ Team Leader of every further Squad is its Squad Leader (§12.0, ``leaders.initia
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -35,6 +37,25 @@ HOME_EDGES = {Side.BLUE: "south", Side.RED: "north"}
 """Where each side deploys and where its Leaving mechs head (ruling D10)."""
 FACING = {Side.BLUE: 90.0, Side.RED: 270.0}
 """Initial headings: towards the enemy edge."""
+
+BACKENDS = ("python", "native")
+"""The engines a skirmish can be set up in: this reference (``"python"``) or the native core."""
+BACKEND_MODULES = {"native": "wargym.native.no_quarter.battle"}
+"""The module that registers each other engine's set-up in :data:`SKIRMISH_BACKENDS` when it is
+first imported (the rules never import it themselves at import time: docs/native.md)."""
+SKIRMISH_BACKENDS: dict[str, Callable[..., tuple[Any, list[Event]]]] = {}
+"""Other engines' :func:`new_skirmish_logged`, by backend name (filled by those engines)."""
+
+
+def skirmish_backend(backend: str) -> Callable[..., tuple[Any, list[Event]]] | None:
+    """The set-up of ``backend`` (None: this reference); ValueError names an unknown one."""
+    if backend == "python":
+        return None
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r:.80}")
+    if backend not in SKIRMISH_BACKENDS:
+        importlib.import_module(BACKEND_MODULES[backend])  # registers itself
+    return SKIRMISH_BACKENDS[backend]
 
 
 @dataclass(frozen=True)
@@ -165,8 +186,13 @@ def new_skirmish(
     stars: int = 0,
     options: BattleOptions | None = None,
     battlefield: Battlefield | None = None,
+    backend: str = "python",
 ) -> Battle:
     """Two forces of random pre-generated mechs on a generated battlefield, at the first decision.
+
+    ``backend``: ``"python"`` (this engine) or ``"native"``, whose battle (a
+    ``wargym.native.no_quarter.battle.NativeSkirmish``) answers :mod:`~..battle.game` and reads
+    like a ``Battle``; the same generator and dice set up the same battle in either.
 
     >>> from wargym.rules.dice import RandomDice
     >>> battle = new_skirmish(np.random.default_rng(0), RandomDice.from_seed(0))
@@ -185,6 +211,7 @@ def new_skirmish(
         stars=stars,
         options=options,
         battlefield=battlefield,
+        backend=backend,
     )[0]
 
 
@@ -198,8 +225,12 @@ def new_skirmish_logged(
     stars: int = 0,
     options: BattleOptions | None = None,
     battlefield: Battlefield | None = None,
+    backend: str = "python",
 ) -> tuple[Battle, list[Event]]:
     """:func:`new_skirmish` and the events of the play to its first decision.
+
+    ``backend`` as :func:`new_skirmish` (``"native"``: no ``battlefield``; the dice a
+    ``RandomDice`` over a generator other than ``rng``, or the core's own).
 
     The events start with the set-up's (:func:`new_battle_logged`: the pilots' rolls, already
     in the battle), then the turn-1 ``ActivationRolled`` and the play to the first decision;
@@ -214,6 +245,14 @@ def new_skirmish_logged(
         advance,  # the game sequences set-up, not vice versa
     )
 
+    other = skirmish_backend(backend)
+    if other is not None:
+        battle: Any
+        battle, events = other(
+            rng, dice, blue=blue, red=red, mechs_per_side=mechs_per_side, stars=stars,
+            options=options, battlefield=battlefield,
+        )  # fmt: skip
+        return battle, events
     options = options or BattleOptions()
     rules = load_rules(options.rules)
     field = battlefield or generate_battlefield(rng)
