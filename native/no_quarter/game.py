@@ -40,14 +40,15 @@ core: Any = _core.no_quarter.game
 
 
 def game_tables(battle: Battle, rules: NoQuarterRules | None = None) -> Any:
-    """The native rule tables of a reference battle: its rules' tables and its terrain.
+    """The native rule tables of a reference battle: its rules' tables and the terrain numbers.
 
     ``rules``: these tables instead of those of the battle's options (to test a table edit).
-    The terrain is the battlefield's now: build the tables again once it changes (a building
-    destroyed, a mission's weather).
+    The core builds the sight, cover, move and protection tables from the native battle's own
+    battlefield (built here for this battle's): a building destroyed in the middle of a play is
+    rubble for the rest of it, and tables handed a battle of another battlefield still fit it.
     """
     chosen = load_rules(battle.options.rules) if rules is None else rules
-    return rules_tables(battle.battlefield, chosen)
+    return rules_tables(battle.battlefield, chosen, battle_from_dict(battle.to_dict(), check=False))
 
 
 def native_game(battle: Battle, *, check: bool = True) -> tuple[NativeBattle, Any]:

@@ -17,7 +17,9 @@ from wargym.rules.dice import successes
 from wargym.rules.no_quarter.battle import flow_move
 from wargym.rules.no_quarter.battlefield import buildings
 from wargym.rules.no_quarter.battlefield.terrain import Battlefield
+from wargym.rules.no_quarter.battlefield.terrain_tables import cover_config, terrain_config
 from wargym.rules.no_quarter.forces.data import NoQuarterRules, load_rules
+from wargym.rules.no_quarter.forces.vocab import Terrain
 from wargym.rules.no_quarter.sight_movement import facing, perception
 
 
@@ -26,8 +28,30 @@ def success_face() -> int:
     return max(face for face in range(1, 7) if successes((face,)) == 1)
 
 
-def rules_tables(bf: Battlefield, rules: NoQuarterRules | None = None) -> Any:
-    """Every table the native flow reads, for a battlefield under ``rules`` (default rules)."""
+def terrain_numbers() -> tuple[float, list[float], list[bool], list[bool], list[bool]]:
+    """What ``Battlefield.index`` and ``sight._rects`` read, per Terrain kind (vocabulary order).
+
+    ``terrain_config()``'s shore band and cost per inch (a building's is never read: 1.0 stands
+    in for its 1/0), and table 17.2's concealing and cover kinds (``cover_config()``).
+    """
+    terrain, cover = terrain_config(), cover_config()
+    concealing = cover.concealing()
+    kinds = list(Terrain)
+    return (
+        float(terrain.deep_water_shore_band),
+        [1.0 if k is Terrain.BUILDING else float(terrain.cost_per_inch(k)) for k in kinds],
+        [k in concealing for k in kinds],
+        [k in cover.inside_moving and "cover" in cover.inside_moving[k] for k in kinds],
+        [k in cover.inside_stationary and "cover" in cover.inside_stationary[k] for k in kinds],
+    )
+
+
+def rules_tables(bf: Battlefield, rules: NoQuarterRules | None = None, battle: Any = None) -> Any:
+    """Every table the native flow reads, for a battlefield under ``rules`` (default rules).
+
+    ``battle``: a native battle whose battlefield the core builds the terrain tables for now
+    (else it builds them at each call: the Python-built ones of ``bf`` are not read).
+    """
     rules = load_rules() if rules is None else rules
     tables = _core.no_quarter.melee_flow.with_charge_numbers(
         fire_tables(bf, rules),
@@ -35,7 +59,7 @@ def rules_tables(bf: Battlefield, rules: NoQuarterRules | None = None) -> Any:
         rules.multiple_melee.max_attackers_per_target,
         success_face(),
     )
-    return _core.no_quarter.flow_mech.with_mech_numbers(
+    tables = _core.no_quarter.flow_mech.with_mech_numbers(
         tables,
         [float(h) for h in facing.HEADINGS],
         float(rules.in_sight.free_move_inches),
@@ -43,3 +67,4 @@ def rules_tables(bf: Battlefield, rules: NoQuarterRules | None = None) -> Any:
         float(perception.IN_SIGHT_CHARGE_RANGE),
         float(buildings.CONTACT_SLACK),
     )
+    return _core.no_quarter.fire.with_terrain(tables, terrain_numbers(), battle)

@@ -92,14 +92,14 @@ REFERENCE: Engine = _Reference()
 class _NativeGame:
     battle: Any
     tables: Any
-    battlefield: Any  # the battlefield document the tables were built for
 
 
 class _Native:
     """The native core's game API (wargym.native.no_quarter.game) behind :class:`Engine`.
 
-    The rule tables hold the battlefield's terrain: they are built again when it changes
-    (a building destroyed), as the glue documents.
+    The rule tables are built once per game: the core builds the battlefield's sight, cover,
+    move and protection tables from the native battle's own battlefield, and again the moment
+    a building falls (battlefield/terrain_tables.hpp), so they never go stale.
     """
 
     name = "native"
@@ -113,7 +113,7 @@ class _Native:
 
     def load(self, document: Doc) -> _NativeGame:
         tables = self._game.game_tables(Battle.from_dict(document))
-        return _NativeGame(self._load(document), tables, document["battlefield"])
+        return _NativeGame(self._load(document), tables)
 
     def legal(self, handle: _NativeGame) -> list[Doc]:
         return [action_to_dict(a) for a in self._game.legal_actions(handle.battle, handle.tables)]
@@ -123,10 +123,6 @@ class _Native:
         events = self._game.play(
             handle.battle, handle.tables, action_from_dict(action), dice, events=True
         )
-        document = handle.battle.to_dict()
-        if document["battlefield"] != handle.battlefield:
-            handle.tables = self._game.game_tables(Battle.from_dict(document))
-            handle.battlefield = document["battlefield"]
         return [e.to_dict() for e in events], len(dice.used)
 
     def dump(self, handle: _NativeGame) -> Doc:

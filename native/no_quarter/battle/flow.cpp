@@ -6,6 +6,8 @@
 #include <string>
 
 #include "../../errors.hpp"
+#include "../battlefield/terrain_tables.hpp"
+#include "../forces/data.hpp"
 #include "luck.hpp"
 
 namespace wargym::no_quarter {
@@ -146,6 +148,26 @@ bool eliminated(Ctx& ctx) {
 }
 
 }  // namespace
+
+// Ctx(battle, dice, rules_of(battle)): the reference's queries read the battle's own
+// battlefield (its index); tables built for another one are rebuilt for it first.
+void Ctx::use_rules(const RulesTables& tables) {
+    rules = &tables;
+    own_rules.reset();
+    if (!tables.terrain_numbers.present) return;  // tables without the numbers: as given
+    if (tables.terrain_of && same_battlefield(*tables.terrain_of, *battle.battlefield)) return;
+    own_rules = std::make_shared<RulesTables>(tables);
+    build_battlefield_tables(*own_rules, battle.battlefield);
+    rules = own_rules.get();
+}
+
+// Battle.apply's ``geometry_cache = None`` after the battlefield changed (state.rubble).
+void Ctx::terrain_changed() {
+    if (!rules || !rules->terrain_numbers.present) return;  // nothing to rebuild them with
+    if (!own_rules) own_rules = std::make_shared<RulesTables>(*rules);
+    build_battlefield_tables(*own_rules, battle.battlefield);
+    rules = own_rules.get();
+}
 
 // game._unit: the top frame's handler steps it or carries out ``action``.
 void game_unit(Ctx& ctx, const Action* action) {

@@ -18,7 +18,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <type_traits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -92,12 +94,24 @@ struct Ctx {
     // While a firing or a melee blow resolves, the tests it causes gather here (ctx.collecting).
     std::optional<std::vector<ReactEntry>> collecting;
     bool guarded = false;  // ctx.guard is not None: a unit under luck.run_unit (luck.cpp's GuardedCtx)
+    // The tables of this call when the caller's were built for another battlefield, or a
+    // building fell during it (rules points here then; battlefield/terrain_tables.hpp).
+    std::shared_ptr<RulesTables> own_rules;
+
+    // Ctx(battle, dice, rules): ``tables``, their battlefield tables rebuilt for the battle's
+    // battlefield first if they were built for another one (terrain_tables.hpp).
+    void use_rules(const RulesTables& tables);
+    // Battle.apply's cache reset for a battlefield that changed (BuildingDestroyed: the
+    // building is rubble): the battlefield tables are rebuilt, in place once they are the
+    // call's own, so every reference to *rules taken since sees the rubble.
+    void terrain_changed();
 
     // Ctx.emit: apply ``event`` (one of events.hpp's structs) to the battle (events::apply,
     // Battle.apply's branch for it) and record it if a sink is set.
     template <class E>
     void emit(const E& event) {
         events::apply(battle, event);
+        if constexpr (std::is_same_v<E, events::BuildingDestroyed>) terrain_changed();
         ++emitted;
         if (sink) sink->record(events::Event{event});
     }

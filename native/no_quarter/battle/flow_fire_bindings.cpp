@@ -7,10 +7,12 @@
 #include "../../dice_bindings.hpp"
 #include <nanobind/nanobind.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
 #include "../../errors.hpp"
+#include "../battlefield/terrain_tables.hpp"
 #include "../sight_movement/movement_bindings.hpp"
 #include "actions_bindings.hpp"
 #include "fire_group_rules.hpp"
@@ -88,6 +90,42 @@ const nq::RulesTables& tables_arg(nb::handle h) {
     return typed<nq::RulesTables>(h, "tables", "a FireTables");
 }
 
+// One value per Terrain kind, in vocab order (terrain_tables.hpp TerrainNumbers).
+template <class T, class Read>
+std::array<T, nq::kTerrainKinds> per_kind(nb::handle h, const std::string& name, Read read) {
+    if (!PyList_Check(h.ptr()) || PyList_GET_SIZE(h.ptr()) != static_cast<Py_ssize_t>(nq::kTerrainKinds)) {
+        wrong_type(name, "a list of one value per Terrain kind (8, in vocabulary order)", h);
+    }
+    std::array<T, nq::kTerrainKinds> out{};
+    for (std::size_t i = 0; i < nq::kTerrainKinds; ++i) {
+        out[i] = read(nb::handle(PyList_GET_ITEM(h.ptr(), static_cast<Py_ssize_t>(i))), name + "[" + std::to_string(i) + "]");
+    }
+    return out;
+}
+
+// The terrain numbers tuple: (deep_water_shore_band, cost_per_inch, concealing, cover_moving,
+// cover_stationary), the last four one value per Terrain kind.
+nq::TerrainNumbers terrain_numbers_arg(nb::handle h) {
+    if (!PyTuple_Check(h.ptr()) || PyTuple_GET_SIZE(h.ptr()) != 5) {
+        wrong_type("terrain", "a tuple of 5 (deep_water_shore_band, cost_per_inch, concealing, cover_moving, "
+                              "cover_stationary)", h);
+    }
+    auto item = [&](Py_ssize_t i) { return nb::handle(PyTuple_GET_ITEM(h.ptr(), i)); };
+    const auto flag_at = [](nb::handle v, const std::string& at) { return flag(v, at.c_str()); };
+    nq::TerrainNumbers n;
+    n.present = true;
+    n.deep_water_shore_band = nonnegative(item(0), "terrain.deep_water_shore_band");
+    n.cost_per_inch = per_kind<double>(item(1), "terrain.cost_per_inch", [](nb::handle v, const std::string& at) {
+        const double c = real(v, at.c_str());
+        if (!(c > 0.0)) throw wargym::ArgumentError(at, at + ": expected a positive cost per inch");
+        return c;
+    });
+    n.concealing = per_kind<bool>(item(2), "terrain.concealing", flag_at);
+    n.cover_moving = per_kind<bool>(item(3), "terrain.cover_moving", flag_at);
+    n.cover_stationary = per_kind<bool>(item(4), "terrain.cover_stationary", flag_at);
+    return n;
+}
+
 // The top frame, which must be a fire frame.
 nq::FrameRef fire_top(const nq::Battle& b) {
     if (b.frames.empty() || b.frames.top().kind() != nq::FrameKind::fire) {
@@ -144,6 +182,18 @@ void bind_fire(nb::module_& g) {
              },
              "combat"_a.none(), "rules"_a.none(), "sight"_a.none(), "cover"_a.none(), "move"_a.none(),
              "protection"_a.none(), "numbers"_a.none());
+    m.def("with_terrain",
+          [](nb::handle tables, nb::handle terrain, nb::handle battle) {
+              RulesTables t = tables_arg(tables);
+              t.terrain_numbers = terrain_numbers_arg(terrain);
+              t.terrain_of.reset();
+              if (!battle.is_none()) build_battlefield_tables(t, battle_arg(battle).battlefield);
+              return t;
+          },
+          "tables"_a.none(), "terrain"_a.none(), "battle"_a.none() = nb::none(),
+          "A copy of ``tables`` with the numbers the core builds a battlefield's sight, cover, move and "
+          "protection tables with (terrain_tables.hpp), built for the native ``battle``'s battlefield if given; "
+          "the core rebuilds them for any other battlefield and when a building falls.");
     m.def("fire_unit",
           [](nb::handle battle, nb::handle tables, nb::handle action, nb::handle dice) {
               Battle& b = battle_arg(battle);
@@ -155,7 +205,7 @@ void bind_fire(nb::module_& g) {
               Battle work = b.clone();
               EventList sink;
               Ctx ctx(work, *d);
-              ctx.rules = &t;
+              ctx.use_rules(t);
               ctx.sink = &sink;
               // game._act: the unit through FIRE's registered slot under luck.run_unit's guard
               static const Procedures procedures = [] {
@@ -204,7 +254,7 @@ void bind_fire(nb::module_& g) {
               Battle work = b.clone();
               EventList sink;
               Ctx ctx(work, *d);
-              ctx.rules = &t;
+              ctx.use_rules(t);
               ctx.sink = &sink;
               Mech& m = const_cast<Mech&>(*work.mech(id));
               const Mech* o = other_id ? work.mech(*other_id) : nullptr;

@@ -238,8 +238,9 @@ void mech_act(Ctx& ctx, FrameRef ref, const Action& action) {
         turn_to(ctx, id, *face);
     } else if (std::get_if<ExitTable>(&action)) {
         throw NotPorted("not ported to the native core yet: mission_play.exit_table");
-    } else if (std::get_if<AttackBuilding>(&action)) {
-        throw NotPorted("not ported to the native core yet: buildings.strike_building");
+    } else if (const auto* building = std::get_if<AttackBuilding>(&action)) {
+        strike_building(ctx, mech, building->feature, building->attack, building->limb);
+        ctx.edit(ref).as<MechFrame>().stage = MechStage::after;
     } else if (const auto* charge = std::get_if<Charge>(&action)) {
         const Frame done = ctx.pop(ref);
         const MechFrame& frame = done.as<MechFrame>();

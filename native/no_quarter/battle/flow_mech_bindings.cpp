@@ -167,7 +167,7 @@ void bind_flow_mech(nb::module_& g) {
         top_is_mine(b);
         EventList sink;
         Ctx ctx(b, dice);
-        ctx.rules = &t;
+        ctx.use_rules(t);
         ctx.procedures = &mech_procedures();
         ctx.sink = &sink;
         act(ctx, b.frames.top_ref(), acting ? &a : nullptr);

@@ -108,7 +108,7 @@ void bind_melee_flow(nb::module_& g) {
               Battle work = b.clone();
               EventList sink;
               Ctx ctx(work, d);
-              ctx.rules = &t;
+              ctx.use_rules(t);
               ctx.procedures = &procedures();
               ctx.sink = &sink;
               // game._act: the unit through its registered slot under luck.run_unit's guard

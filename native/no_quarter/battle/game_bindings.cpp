@@ -92,7 +92,7 @@ nb::object on_clone(nb::handle battle, nb::handle tables, nb::handle dice, nb::h
     Battle work = b.clone();
     EventList sink;
     Ctx ctx(work, *d.dice);
-    ctx.rules = &t;
+    ctx.use_rules(t);
     ctx.procedures = &game_procedures();
     if (want) ctx.sink = &sink;
     nb::object result = body(ctx);
@@ -129,7 +129,7 @@ void bind_game(nb::module_& parent) {
             Battle& b = battle_arg(battle);
             ScriptedDice none{std::vector<int>{}};
             Ctx ctx(b, none);
-            ctx.rules = &tables_arg(tables);
+            ctx.use_rules(tables_arg(tables));
             ctx.procedures = &game_procedures();
             return actions_to_py(legal_actions(ctx));
         });
@@ -147,7 +147,7 @@ void bind_game(nb::module_& parent) {
             const Action a = action_from_py(action, "action");
             ScriptedDice none{std::vector<int>{}};
             Ctx ctx(b, none);
-            ctx.rules = &t;
+            ctx.use_rules(t);
             ctx.procedures = &game_procedures();
             const auto problem = illegal_because(ctx, a);
             return problem ? nb::object(nb::str(problem->c_str())) : nb::none();

@@ -194,6 +194,14 @@ void run_unit(Ctx& ctx, const Action* action, const std::vector<std::vector<std:
     }
     ctx.emitted = inner.emitted;
     ctx.collecting = std::move(inner.collecting);
+    if (inner.own_rules) {  // a building fell in the unit (a paused unit's rubble is undone with it)
+        if (ctx.own_rules) {
+            *ctx.own_rules = *inner.own_rules;  // in place: the caller's references see the rubble
+        } else {
+            ctx.own_rules = std::move(inner.own_rules);
+            ctx.rules = ctx.own_rules.get();
+        }
+    }
     if (ctx.sink) {
         for (const events::Event& e : buffer.events) ctx.sink->record(e);
     }

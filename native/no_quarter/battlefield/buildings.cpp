@@ -1,9 +1,10 @@
-// Mirror of the fire part of rules/no_quarter/battlefield/buildings.py (buildings.hpp).
+// Mirror of rules/no_quarter/battlefield/buildings.py (buildings.hpp).
 #include "buildings.hpp"
 
 #include <algorithm>
 #include <limits>
 
+#include "../battle/melee.hpp"
 #include "../battle/ranged_combat.hpp"
 #include "../sight_movement/movement_geometry.hpp"
 
@@ -13,6 +14,31 @@ namespace {
 
 bool contains(const std::vector<std::int64_t>& v, std::int64_t x) {
     return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+// strike_building's weapon: the best operable melee weapon on the limb (max(..., default=0)).
+std::int64_t striking_weapon_wv(const Mech& mech, Location limb) {
+    std::int64_t best = 0;
+    bool any = false;
+    const auto& items = mech.design().items;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (items[i].item == ItemType::melee_weapon && items[i].location == limb &&
+            !contains(mech.inoperable, static_cast<std::int64_t>(i))) {
+            best = any ? std::max(best, items[i].wv) : items[i].wv;
+            any = true;
+        }
+    }
+    return any ? best : 0;
+}
+
+// buildings._damage: log the damage (armour stored clamped at 0, §17.4.2), then the rubble.
+void building_damage(Ctx& ctx, events::BuildingDamaged e) {
+    e.armor_before = building_armor_of(ctx.battle, e.feature);
+    e.armor_after = std::max<std::int64_t>(0, e.armor_before - e.damage);
+    const bool destroyed = e.armor_after <= 0;
+    const std::int64_t feature = e.feature;
+    ctx.emit(e);
+    if (destroyed) ctx.emit(events::BuildingDestroyed{feature});
 }
 
 }  // namespace
@@ -122,6 +148,52 @@ void fire_at_building(Ctx& ctx, const Mech& shooter_ref, std::int64_t weapon, st
         ctx.emit(e);
         if (after <= 0) ctx.emit(events::BuildingDestroyed{feature});
     }
+}
+
+// buildings.strike_building
+void strike_building(Ctx& ctx, const Mech& mech_ref, std::int64_t feature, MeleeAttack attack, Location limb) {
+    if (!ctx.rules) throw NotPorted("the native handlers need Ctx.rules (forces/data.hpp RulesTables)");
+    const RulesTables& rules = *ctx.rules;
+    const CombatTables& t = rules.combat;
+    const Mech mech = mech_ref;  // events change the battle's mechs
+    const std::int64_t weapon = attack == MeleeAttack::punch ? striking_weapon_wv(mech, limb) : 0;
+    AttributeSet attributes{};
+    for (Attribute a : mech.record->pilot.attributes) attributes[static_cast<std::size_t>(a)] = true;
+    MeleeCircumstances c;
+    c.melee_weapon = weapon > 0;
+    c.attacking_prone = false;
+    c.jump_attack = false;
+    c.leaving = mech.status == Status::leave_battlefield;
+    const std::int64_t n = melee_dice(t, mech.rep, mech.record->pilot.race, attributes, c);
+    const std::vector<int> melee_faces = ctx.dice.roll(n);
+    const auto wins = static_cast<std::int64_t>(
+        std::count_if(melee_faces.begin(), melee_faces.end(), [&](int f) { return f <= rules.success_face; }));
+    events::BuildingDamaged e;
+    e.feature = feature;
+    e.attacker = mech.id;
+    e.melee = true;
+    e.melee_faces.assign(melee_faces.begin(), melee_faces.end());
+    e.limb = limb;
+    e.attack = attack;
+    e.weapon_value = weapon;
+    if (wins <= 0) {
+        e.faces = e.melee_faces;
+        e.versus = 0;
+        e.passed = 0;
+        e.damage = 0;
+        building_damage(ctx, std::move(e));
+        return;
+    }
+    const std::vector<int> faces = ctx.dice.roll(2);
+    const std::int64_t passed = passed_dice(faces.data(), faces.size(), wins, t.pass_cap);
+    const std::int64_t damage = limb_damage(std::max<std::int64_t>(0, mech.armor[static_cast<std::size_t>(limb)]), weapon);
+    e.faces = e.melee_faces;
+    e.faces.insert(e.faces.end(), faces.begin(), faces.end());
+    e.versus = wins;
+    e.passed = passed;
+    e.damage = passed == t.pass_cap ? damage : passed;  // the reference's "== 2"
+    e.damage_faces.assign(faces.begin(), faces.end());
+    building_damage(ctx, std::move(e));
 }
 
 }  // namespace wargym::no_quarter

@@ -1,6 +1,6 @@
-// Mirror of the fire part of rules/no_quarter/battlefield/buildings.py: buildings as targets
-// (§19.4.2 ruling): rated_buildings, aim_point, can_fire_at, fire_at_building and the
-// state.Battle.building_armor_of they read. (strike_building and in_contact are melee's.)
+// Mirror of rules/no_quarter/battlefield/buildings.py: buildings as targets (§19.4.2 ruling):
+// rated_buildings, aim_point, can_fire_at, fire_at_building, strike_building and the
+// state.Battle.building_armor_of they read. (in_contact is flow_mech.hpp's.)
 #pragma once
 
 #include <cstdint>
@@ -25,5 +25,8 @@ bool can_fire_at(const Battle& battle, const RulesTables& rules, const Mech& sho
 // damage; shots counts the ShotFired events (resolve_firing's FiringEnded.shots).
 void fire_at_building(Ctx& ctx, const Mech& shooter, std::int64_t weapon, std::int64_t feature,
                       std::int64_t index, std::int64_t& shots);
+// buildings.strike_building: punch or kick building feature with limb; the building scores no
+// successes (§19.4.2 ruling, §18.3): BuildingDamaged, then BuildingDestroyed at 0.
+void strike_building(Ctx& ctx, const Mech& mech, std::int64_t feature, MeleeAttack attack, Location limb);
 
 }  // namespace wargym::no_quarter

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "../battlefield/terrain_tables.hpp"
 #include "../sight_movement/flames.hpp"
 #include "../sight_movement/movement_geometry.hpp"
 #include "../sight_movement/perception.hpp"
@@ -44,6 +46,11 @@ struct RulesTables {
     std::int64_t max_attackers_per_target = 0;  // rules.multiple_melee.max_attackers_per_target
     double building_contact_slack = 0.0;      // buildings.CONTACT_SLACK (§19.4.2)
     std::int32_t success_face = 0;            // dice.successes: a d6 this or lower scores (§5.2)
+    // The numbers sight, cover, move and protection are built from a battlefield with
+    // (battlefield/terrain_tables.hpp), and the battlefield they were last built for (null: by
+    // the Python glue, unknown). Ctx::use_rules rebuilds them when a battle's battlefield differs.
+    TerrainNumbers terrain_numbers;
+    std::shared_ptr<const Battlefield> terrain_of;
 };
 
 }  // namespace wargym::no_quarter
