@@ -50,7 +50,6 @@ changes), e.g. ``WARGYM_NATIVE_SHIM_FAULT=freeze:pos pytest tests/rules/no_quart
 
 MISSION = "reaches a mission's turn (NativeNotPortedError: mission_play; missions are issue 17)"
 CESTUS = "plays Cestus V battles (NativeNotPortedError: mission_play, troll_check; issue 17)"
-STRIKE = "a mech strikes a building in melee (NativeNotPortedError: buildings.strike_building)"
 NO_API = "never calls the game API (its rule is checked without a battle being played)"
 
 BOTH: dict[str, dict[str, str]] = {
@@ -88,6 +87,21 @@ BOTH: dict[str, dict[str, str]] = {
         "test_17_4_fast_moving_threshold_is_read_from_the_rules": NO_API,
         "test_16_1_3_free_move_distance_is_read_from_the_rules": NO_API,
     },
+    "test_nq_17_event_record.py": {
+        "test_15_2_4_firing_started_and_ended_bracket_the_shots": NO_API,
+        "test_15_2_4_no_bracket_when_nothing_fires": NO_API,
+        "test_16_2_reaction_test_in_cover_rolls_the_cover_die_and_says_so": NO_API,
+        "test_16_2_reaction_test_records_cover_and_dice_open_table": NO_API,
+        "test_17_4_3_arm_weapon_critical_chooses_among_that_arms_weapons": NO_API,
+        "test_17_4_3_random_item_critical_records_its_die_and_the_items_it_chose_from": NO_API,
+    },
+    "test_nq_19_buildings_flames_command.py": {
+        "test_10_4_2_d27_a_move_paused_inside_a_flame_rolls_for_it_once": NO_API,
+        "test_10_4_2_moving_through_a_flame_rolls_damage_against_impact_3": NO_API,
+        "test_12_2_team_in_command_radius_activates_with_its_platoon_leader": NO_API,
+        "test_18_2_1_target_charged_twice_rolls_once": NO_API,
+        "test_19_4_2_active_fire_can_target_a_building_and_destroy_it": NO_API,
+    },
     "test_nq_6_2_facing_decisions.py": {},
     "test_nq_9_2_3_tv06_10_4_4_tv08b_in_play.py": {},
     "test_nq_9_6_marksman_lucky.py": {},
@@ -114,8 +128,6 @@ ONLY: dict[str, tuple[str, ...]] = {
 or reach a mission): for modules where those are the few."""
 
 NOT_BOTH: dict[str, str] = {
-    "test_nq_17_event_record.py": f"its game API tests (the building punches): {STRIKE}",
-    "test_nq_19_buildings_flames_command.py": f"its game API test (the punch): {STRIKE}",
     "test_nq_22_3_6_pursuit_event.py": MISSION,
     "test_nq_22_mission_play.py": MISSION,
     "test_nq_27_4_generated_terrain.py": MISSION,
@@ -167,13 +179,9 @@ NATIVE_SUBSETS: dict[str, dict[str, tuple[str, tuple[object, ...], str]]] = {
 """Module -> {test: (parameter, values, why)}: in CI only these parametrisations run natively
 (``WARGYM_NATIVE_SLOW=1``: all of them but NATIVE_PARAMS_LEFT_OUT's)."""
 
-NATIVE_PARAMS_LEFT_OUT: dict[str, dict[str, tuple[str, tuple[object, ...], str]]] = {
-    "test_nq_14_game_properties.py": {
-        "test_14_playouts_end_without_exception_and_keep_invariants": ("chunk", (9, 19), STRIKE),
-    },
-}
-"""Module -> {test: (parameter, values, why)}: parametrisations that never run natively (a
-playout of chunks 9 and 19 strikes a building in melee; found with ``WARGYM_NATIVE_SLOW=1``)."""
+NATIVE_PARAMS_LEFT_OUT: dict[str, dict[str, tuple[str, tuple[object, ...], str]]] = {}
+"""Module -> {test: (parameter, values, why)}: parametrisations that never run natively (none
+since buildings.strike_building is native; chunks 9 and 19 of the playouts strike buildings)."""
 
 NATIVE_DIFFERENCES: dict[str, dict[str, str]] = {
     "test_nq_9_6_marksman_lucky.py": {

@@ -56,22 +56,7 @@ def test_nq_scenario_trace_unchanged(key: str) -> None:
     assert st.record(TRACES[key]) == _golden()[key]
 
 
-_STALE_TERRAIN = (
-    "native difference: a building destroyed in the middle of a play leaves the core's terrain "
-    "tables stale for the rest of that play (docs/native.md, lockstep): {}"
-)
-NATIVE_DIFFERENCES = {
-    "options/unseen_bases=bump": _STALE_TERRAIN.format(
-        "decision 70 (turn 7, red assign_fire, mech 2 holds its remaining weapons): a building "
-        "falls to a shot of this play; after mech 0's next move the reference rolls two "
-        "InSightTaken, the core none"
-    ),
-    "setup/stars=1": _STALE_TERRAIN.format(
-        "decision 140 (turn 8, blue assign_fire, mech 2 fires weapon 0 at mech 5): a building "
-        "falls to the first shot; the next ShotFired has target_in_cover true in the core, "
-        "false in the reference"
-    ),
-}
+NATIVE_DIFFERENCES: dict[str, str] = {}
 """Native differences found by these traces, pinned until the core is fixed (strict xfail)."""
 
 
