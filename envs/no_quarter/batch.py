@@ -171,7 +171,12 @@ class SkirmishBatch:
         first_seeds = self._check_common(num_envs, seeds, max_episode_steps, env_kwargs)
         self.envs: list[NoQuarterSkirmishEnv] = [env_cls(**env_kwargs)]
         self.envs += [env_cls(**env_kwargs) for _ in range(self.num_envs - 1)]
-        first = self.envs[0]
+        self._allocate(self.envs[0])
+        self._ready = False
+        self.reset(first_seeds)
+
+    def _allocate(self, first: NoQuarterSkirmishEnv) -> None:
+        """The spaces of ``first`` (every env's) and the arrays every call writes."""
         self.single_observation_space = first.observation_space
         self.single_action_space = first.action_space
         self.n_actions = int(first.codec.n)
@@ -189,8 +194,6 @@ class SkirmishBatch:
         self.final_masks = np.zeros((n, self.n_actions), dtype=np.bool_)
         self.final_infos: list[dict[str, Any] | None] = [None] * n
         """Each env's info of its last finished episode's last step (``None`` before one)."""
-        self._ready = False
-        self.reset(first_seeds)
 
     def _check_common(
         self, num_envs: Any, seeds: Any, max_episode_steps: Any, env_kwargs: dict[str, Any]
@@ -417,21 +420,8 @@ class NativeSkirmishBatch(SkirmishBatch):
         self._tables_fn = rules_tables
         self._battlefield_cls = Battlefield
         self._rules = load_rules(env.battle_options.rules)
-        self.single_observation_space = env.observation_space
-        self.single_action_space = env.action_space
-        self.n_actions = int(env.codec.n)
-        size = int(env.encoder.size)
+        self._allocate(env)
         n = self.num_envs
-        self.obs = np.zeros((n, size), dtype=np.float32)
-        self.masks = np.zeros((n, self.n_actions), dtype=np.bool_)
-        self.rewards = np.zeros(n, dtype=np.float64)
-        self.terminations = np.zeros(n, dtype=np.bool_)
-        self.truncations = np.zeros(n, dtype=np.bool_)
-        self.deciding_side = np.full(n, -1, dtype=np.int8)
-        self.episode_steps = np.zeros(n, dtype=np.int64)
-        self.final_obs = np.zeros((n, size), dtype=np.float32)
-        self.final_masks = np.zeros((n, self.n_actions), dtype=np.bool_)
-        self.final_infos = [None] * n
         self._status = np.zeros(n, dtype=np.int8)
         self._started = np.zeros(n, dtype=np.bool_)
         self._np_random: list[np.random.Generator | None] = [None] * n
