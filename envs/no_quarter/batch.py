@@ -420,6 +420,7 @@ class NativeSkirmishBatch(SkirmishBatch):
         self._tables_fn = rules_tables
         self._battlefield_cls = Battlefield
         self._rules = load_rules(env.battle_options.rules)
+        self._base_tables: Any = None
         self._allocate(env)
         n = self.num_envs
         self._status = np.zeros(n, dtype=np.int8)
@@ -486,6 +487,11 @@ class NativeSkirmishBatch(SkirmishBatch):
         require_reset(self._ready, "step()")
         chosen = np.ascontiguousarray(self.check_actions(actions), dtype=np.int64)
         self._core.step(chosen)
+        self._after_step()
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _after_step(self) -> None:
+        """The glue's part of a step after the native call: tables, next set-ups, final infos."""
         self._settle()
         started = np.flatnonzero(self._started)
         redraw = set(np.flatnonzero(self._status == self._batch.NEEDS_REDRAW).tolist())
@@ -498,7 +504,6 @@ class NativeSkirmishBatch(SkirmishBatch):
         for i in np.flatnonzero(self.terminations | self.truncations).tolist():
             self.final_infos[i] = self._final_info(i)
 
-    # -- helpers -----------------------------------------------------------------------------
     def _prepare(self, i: int) -> tuple[Any, Any, Any, Any]:
         """A set-up from env ``i``'s next streams: (battle, tables, dice, opponent state)."""
         rng = self._np_random[i]
@@ -518,8 +523,16 @@ class NativeSkirmishBatch(SkirmishBatch):
         return battle, self._tables(battle), dice, opp_rng.bit_generator.state
 
     def _tables(self, battle: Any) -> Any:
-        field = self._battlefield_cls.from_dict(battle.to_dict()["battlefield"])
-        return self._tables_fn(field, self._rules)
+        """The rule tables of every battle: the core builds each battlefield's own from them.
+
+        ``rules_tables`` carries the terrain numbers (``with_terrain``), so the core builds a
+        battle's sight, cover, move and protection tables itself when the battle starts and
+        when a building falls (skirmish_batch.hpp): made once, from the first battle's field.
+        """
+        if self._base_tables is None:
+            field = self._battlefield_cls.from_dict(battle.to_dict()["battlefield"])
+            self._base_tables = self._tables_fn(field, self._rules)
+        return self._base_tables
 
     def _begin(
         self, i: int, first: tuple[Any, Any, Any, Any] | None, tries: int = MAX_REDRAWS

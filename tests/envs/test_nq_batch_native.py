@@ -285,11 +285,15 @@ def test_the_rules_opponent_needs_its_tables() -> None:
 
 
 def test_step_releases_the_gil() -> None:
-    batch = SkirmishBatch(64, 0, backend="native", opponent="random", max_turns=3)
+    """A thread spinning in Python counts while ``core.step`` runs: the call holds no GIL.
+
+    Holding the GIL, native code never lets the spinner run (it checks no eval breaker), so
+    its count stays 0 over the call. The step of 256 envs takes milliseconds, and the spinner
+    may not be scheduled at once on a busy machine: up to 5 calls, each on legal actions.
+    """
+    batch = SkirmishBatch(256, 0, backend="native", opponent="random", max_turns=3)
     rng = np.random.default_rng(0)
-    actions = [pick(batch.masks, rng)]
-    batch.step(actions[0])  # warm
-    actions = pick(batch.masks, rng)
+    batch.step(pick(batch.masks, rng))  # warm
     core = batch._core  # noqa: SLF001  (the one native call, without the glue's Python work)
     count = [0]
     go, stop = threading.Event(), threading.Event()
@@ -302,18 +306,24 @@ def test_step_releases_the_gil() -> None:
     thread = threading.Thread(target=spin)
     thread.start()
     go.set()
-    time.sleep(0.01)
-    before = count[0]
-    start = time.perf_counter()
-    core.step(actions)
-    spent = time.perf_counter() - start
-    during = count[0] - before
-    stop.set()
-    thread.join()
-    # Holding the GIL, the spinning thread would get at most one switch interval (5 ms).
+    during, spent = 0, 0.0
+    try:
+        for _ in range(5):
+            actions = pick(batch.masks, rng)
+            time.sleep(0.01)
+            before = count[0]
+            start = time.perf_counter()
+            core.step(actions)
+            spent += time.perf_counter() - start
+            during += count[0] - before
+            batch._after_step()  # noqa: SLF001  (the glue's part of batch.step)
+            if during > 0:
+                break
+    finally:
+        stop.set()
+        thread.join()
     assert spent > 0.0
-    rate = during / spent
-    assert during > 0 and rate > 50_000, (during, spent)
+    assert during > 0, (during, spent)
 
 
 def _rss() -> int:

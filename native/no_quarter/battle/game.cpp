@@ -143,6 +143,10 @@ std::optional<std::string> illegal_because(const Ctx& ctx, const Action& action)
 
 void play(Ctx& ctx, const Action& action) {
     if (const auto problem = illegal_because(ctx, action)) throw IllegalAction(*problem);
+    play_legal(ctx, action);
+}
+
+void play_legal(Ctx& ctx, const Action& action) {
     Battle& battle = ctx.battle;
     const FrameRef frame = battle.frames.top_ref();
     battle.decision.reset();

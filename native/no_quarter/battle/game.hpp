@@ -40,6 +40,10 @@ std::optional<std::string> illegal_because(const Ctx& ctx, const Action& action)
 // decision. The battle is changed in place: callers wanting it untouched on an error work on a
 // clone (the bindings do).
 void play(Ctx& ctx, const Action& action);
+// game.play without its check, for an action the caller took from legal_actions(ctx) of this
+// very state (the batch: blue's decoded index, red's pick among the options). The check would
+// list the legal actions a second time and find the action among them: it changes nothing.
+void play_legal(Ctx& ctx, const Action& action);
 // game.advance
 void advance(Ctx& ctx);
 

@@ -19,13 +19,13 @@
 #include <vector>
 
 #include "../battle/state.hpp"
+#include "../battlefield/terrain_tables.hpp"  // kTerrainKinds: len(Terrain)
+#include "../forces/data_combat.hpp"          // kItemTypes: len(ItemType)
 #include "action_features.hpp"
 #include "mission_encoding.hpp"
 
 namespace wargym::no_quarter {
 
-inline constexpr std::size_t kTerrainKinds = 8;  // len(Terrain)
-inline constexpr std::size_t kItemTypes = 14;    // len(ItemType)
 inline constexpr std::size_t kRanks = 4;         // len(Rank)
 
 // What ObservationEncoder.__init__ computes, and the module constants and tables it reads.

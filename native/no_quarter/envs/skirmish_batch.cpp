@@ -13,6 +13,8 @@
 
 #include "../../errors.hpp"
 #include "../battle/flow.hpp"
+#include "../battlefield/terrain_tables.hpp"
+#include "../forces/data.hpp"
 #include "../battle/game.hpp"
 #include "../non_player/np_events.hpp"
 #include "../sight_movement/geometry.hpp"
@@ -161,21 +163,39 @@ bool SkirmishBatchCore::stale(const SkirmishBatchEnv& e) const {
     return e.battle.battlefield.get() != e.tables_for;
 }
 
+bool SkirmishBatchCore::refresh_tables(SkirmishBatchEnv& e) {
+    if (!e.tables || !e.tables->terrain_numbers.present) return !stale(e);
+    const Battlefield* now = e.battle.battlefield.get();
+    if (!(e.tables->terrain_of && e.tables->terrain_of.get() == now)) {
+        auto own = std::make_shared<RulesTables>(*e.tables);
+        build_battlefield_tables(*own, e.battle.battlefield);
+        e.own_tables = std::move(own);
+        e.tables = e.own_tables.get();
+    }
+    e.tables_for = now;
+    return true;
+}
+
 void SkirmishBatchCore::set_tables(std::int64_t i, const RulesTables* tables) {
     SkirmishBatchEnv& e = envs_.at(static_cast<std::size_t>(i));
+    e.own_tables.reset();
     e.tables = tables;
     e.tables_for = e.battle.battlefield.get();
+    refresh_tables(e);
 }
 
 void SkirmishBatchCore::begin(SkirmishBatchEnv& e, BatchEpisodeStart episode) {
     e.battle = std::move(episode.battle);
+    e.own_tables.reset();
     e.tables = episode.tables;
     e.tables_for = e.battle.battlefield.get();
+    refresh_tables(e);
     e.dice = NumpyDice(episode.dice);
     e.opponent = NumpyDice(episode.opponent);
     e.np_context = NpContext{};  // make_opponent: a fresh NpContext per reset
     e.steps = 0;
     e.seen.clear();
+    e.has_legal = false;
     e.starting = true;
     e.stage = SkirmishBatchEnv::Stage::advance;
     e.before = e.battle.clone();  // begin_log's start: the battle before advance
@@ -207,9 +227,15 @@ void SkirmishBatchCore::step(std::span<const std::int64_t> actions) {
         if (!e.battle.over) {
             BatchEventSink sink(e.events);
             Ctx ctx = batch_ctx(e, &sink);
-            const std::vector<Action> legal = legal_actions(ctx);
-            const Action action = codec_.decode(actions[k], e.battle, legal);
-            play(ctx, action);
+            if (!e.has_legal) e.legal = legal_actions(ctx);
+            e.has_legal = false;
+            const Action action = codec_.decode(actions[k], e.battle, e.legal);
+            const std::int64_t a = actions[k];
+            if (a >= 0 && a < n_ && buf_.masks[i * n_ + a]) {
+                play_legal(ctx, action);  // a masked-in index decodes to one of the legal actions
+            } else {
+                play(ctx, action);  // checked: IllegalAction names it
+            }
         }
         e.stage = SkirmishBatchEnv::Stage::red;
         run(i);
@@ -259,9 +285,12 @@ void SkirmishBatchCore::write_rows(SkirmishBatchEnv& e, float* obs, std::int8_t*
     const Battle& b = e.battle;
     const bool deciding = b.decision && !b.over && b.decision->side == Side::blue;
     std::vector<FeatureAction> table;
+    e.has_legal = false;
     if (deciding) {
         Ctx ctx = batch_ctx(e, nullptr);
-        const std::vector<Action> legal = legal_actions(ctx);
+        e.legal = legal_actions(ctx);
+        e.has_legal = true;
+        const std::vector<Action>& legal = e.legal;
         codec_.mask(b, legal, std::span<std::int8_t>(mask, static_cast<std::size_t>(n_)));
         if (e.encoder->config().action_features) {
             for (const auto& [index, position] : codec_.table(b, legal).entries) {
@@ -299,7 +328,7 @@ void SkirmishBatchCore::run(std::int64_t i) {
                     e.stage = Stage::finish;
                     break;
                 }
-                if (stale(e)) {
+                if (stale(e) && !refresh_tables(e)) {
                     buf_.status[i] = kBatchNeedsTables;
                     return;
                 }
@@ -307,11 +336,11 @@ void SkirmishBatchCore::run(std::int64_t i) {
                 Ctx ctx = batch_ctx(e, &sink);
                 const std::vector<Action> options = legal_actions(ctx);
                 const Action choice = red_choice(e, options);
-                play(ctx, choice);
+                play_legal(ctx, choice);  // every opponent picks one of the options
                 break;
             }
             case Stage::finish: {
-                if (!e.battle.over && stale(e)) {  // the mask lists the legal actions
+                if (!e.battle.over && stale(e) && !refresh_tables(e)) {  // the mask lists the legal actions
                     buf_.status[i] = kBatchNeedsTables;
                     return;
                 }

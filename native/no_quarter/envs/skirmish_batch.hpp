@@ -8,13 +8,16 @@
 // (encoding.seen_after's rule), the episode's step count, an observation encoder of its own
 // (its caches are per battlefield) and the next episode's set-up, prepared ahead by the glue.
 //
-// The rule tables (RulesTables, forces/data.hpp) hold the battlefield's terrain and are built
-// by the glue (native/no_quarter/tables.py reads the reference's loaders); the core only keeps
-// pointers to them (the bindings keep them alive). When a building falls, the battlefield
-// changes and the tables go stale: the env then stops before its next use of them with status
-// kBatchNeedsTables, the glue builds new ones (set_tables) and resume() goes on from there, so
-// every play runs on the tables of the battlefield it starts on (as tests/native/lockstep.py
-// does). A start whose battle ends before blue's first decision stops with kBatchNeedsRedraw:
+// The rule tables (RulesTables, forces/data.hpp) come from the glue (native/no_quarter/
+// tables.py reads the reference's loaders); the core keeps pointers to them (the bindings keep
+// them alive). Tables that carry the terrain numbers (tables.py's with_terrain) are the rules
+// of every battlefield: the core builds the battlefield's sight, cover, move and protection
+// tables from them for each battle it starts and again when a building falls (refresh_tables,
+// terrain_tables.hpp, as Ctx::use_rules does for one call), so no Python runs for them. Tables
+// without the numbers are one battlefield's: when a building falls they go stale, the env
+// stops before its next use of them with status kBatchNeedsTables, the glue builds new ones
+// (set_tables) and resume() goes on from there. Either way every play runs on the tables of
+// the battlefield it starts on (as tests/native/lockstep.py does). A start whose battle ends before blue's first decision stops with kBatchNeedsRedraw:
 // solo.py draws again from the next streams (MAX_REDRAWS), which the glue spawns.
 #pragma once
 
@@ -83,10 +86,17 @@ struct SkirmishBatchEnv {
     Battle battle;
     const RulesTables* tables = nullptr;
     const Battlefield* tables_for = nullptr;  // the battlefield the tables were built for
+    // tables the core built for this battle's battlefield (refresh_tables), when the given
+    // ones carry the terrain numbers; `tables` then points here
+    std::shared_ptr<const RulesTables> own_tables;
     NumpyDice dice{Pcg64State{}};
     NumpyDice opponent{Pcg64State{}};  // the opponent's rng (random: its integers; rules: dice)
     NpContext np_context;              // "rules": the NP memory of this battle (a fresh one per start)
     std::vector<std::int64_t> seen;    // blue's enemies in sight (core._seen[BLUE])
+    // blue's legal actions as the mask listed them (write_rows), kept for the next step's
+    // decode: the battle does not change between the two (has_legal false: list them again)
+    std::vector<Action> legal;
+    bool has_legal = false;
     std::int64_t steps = 0;
     std::unique_ptr<ObservationEncoder> encoder;
     std::optional<BatchEpisodeStart> next;
@@ -142,6 +152,9 @@ public:
 private:
     void run(std::int64_t i);
     bool stale(const SkirmishBatchEnv& e) const;
+    // Tables for e.battle's battlefield built in the core, when e.tables carry the numbers
+    // (else nothing: the glue's set_tables); whether e's tables are current now.
+    bool refresh_tables(SkirmishBatchEnv& e);
     void write_rows(SkirmishBatchEnv& e, float* obs, std::int8_t* mask);
     Action red_choice(SkirmishBatchEnv& e, const std::vector<Action>& options);
     void update_seen(SkirmishBatchEnv& e);
