@@ -10,7 +10,9 @@ No SB3 in the loop: the script drives ``SkirmishBatch(backend="native")``'s arra
 (``obs``, ``masks``, ``rewards``, ``terminations``, ``truncations``, ``final_obs``;
 envs/no_quarter/batch.py) with a masked categorical policy in torch. Blue plays against the
 rules' non-player AI (§22.4, the env default) with no reward shaping (the native batch has
-none): +1 a won battle, -1 a lost one, 0 otherwise. Every ``Args`` field is also a flag
+none): +1 a won battle, -1 a lost one, 0 otherwise. The battles are split into
+``env_threads`` batches stepped at once (the core releases the GIL), and the updates run on
+``update_threads`` torch threads (no env steps then). Every ``Args`` field is also a flag
 (tyro, ``wargym.agents.config``) and a preset key (``--config file.yaml``).
 
 The network has SB3's ``MlpPolicy`` layout (separate actor and critic MLPs over the flat
@@ -49,6 +51,10 @@ class Args:
     """Stop after this much wall time (0: no limit); the last state is still saved."""
     n_envs: int = 128
     """Battles in the batch."""
+    env_threads: int = 2
+    """Split the battles into this many native batches stepped at once by as many threads
+    (the core releases the GIL while it steps; same seeds, same play as one batch): 2 puts
+    both cores of a 2-core machine on the env; 1 is one ``SkirmishBatch``."""
     n_steps: int = 64
     """Rollout length per battle; a rollout is ``n_envs * n_steps`` steps."""
     batch_size: int = 2048
@@ -78,7 +84,9 @@ class Args:
     activation: Literal["tanh", "relu"] = "tanh"
     """``tanh`` or ``relu``."""
     torch_threads: int = 1
-    """``torch.set_num_threads`` (1 is fastest for small MLPs on 2 cores)."""
+    """``torch.set_num_threads`` while collecting (1 is fastest for small MLPs on 2 cores)."""
+    update_threads: int = 2
+    """``torch.set_num_threads`` during the PPO updates, when no env steps (0: torch_threads)."""
     checkpoint_every: int = 500_000
     """Save a checkpoint every this many steps (0: only ``final.zip``)."""
     run_dir: str = "runs/ppo_batch"
@@ -90,16 +98,20 @@ class Args:
 
     def __post_init__(self) -> None:
         """Refuse values no run can use (the message names the field)."""
-        for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs"):
+        for name in ("total_timesteps", "n_envs", "env_threads", "n_steps", "batch_size",
+                     "n_epochs"):  # fmt: skip
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
-        for name in ("max_minutes", "learning_rate", "checkpoint_every", "target_kl", "log_every"):
+        for name in ("max_minutes", "learning_rate", "checkpoint_every", "target_kl", "log_every",
+                     "update_threads"):  # fmt: skip
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         if not 0.0 <= self.gamma <= 1.0 or not 0.0 <= self.gae_lambda <= 1.0:
             raise ValueError(
                 f"gamma and gae_lambda must be in [0, 1]: {self.gamma}, {self.gae_lambda}"
             )
+        if self.env_threads > self.n_envs:
+            raise ValueError(f"env_threads ({self.env_threads}) must be <= n_envs ({self.n_envs})")
         if "backend" in self.env_kwargs:
             raise ValueError("env_kwargs: the batch is always the native one; no 'backend' key")
 
@@ -111,10 +123,72 @@ MASKED_LOGIT = -1e8
 
 
 def make_env(args: Args) -> Any:
-    """The batch: ``n_envs`` native skirmishes, seeded ``seed + i``, reset at once."""
+    """The batch: ``n_envs`` native skirmishes, battle ``i`` seeded ``seed + i``, reset at once
+    (one ``SkirmishBatch``, or :class:`ThreadedBatches` of ``env_threads`` of them)."""
     from wargym.envs.no_quarter.batch import SkirmishBatch
 
-    return SkirmishBatch(args.n_envs, args.seed, backend="native", **args.env_kwargs)
+    if args.env_threads == 1:
+        return SkirmishBatch(args.n_envs, args.seed, backend="native", **args.env_kwargs)
+    return ThreadedBatches(args.n_envs, args.seed, args.env_threads, args.env_kwargs)
+
+
+class ThreadedBatches:
+    """``threads`` native batches holding battles ``[start, stop)`` of ``n_envs``, stepped at
+    once: one thread per batch but the first, which this thread steps. The arrays the loop
+    reads (``obs``, ``masks``, ``rewards``, ``terminations``, ``truncations``, ``final_obs``,
+    ``final_infos``) are the batches' joined after every step; battle ``i`` is seeded
+    ``seed + i`` and draws from its own streams, so the play is one batch's
+    (tests/training/test_ppo_batch.py checks it bit for bit)."""
+
+    ARRAYS = ("obs", "masks", "rewards", "terminations", "truncations", "final_obs")
+
+    def __init__(self, n_envs: int, seed: int, threads: int, env_kwargs: dict[str, Any]):
+        from concurrent.futures import ThreadPoolExecutor
+
+        import numpy as np
+
+        from wargym.envs.no_quarter.batch import SkirmishBatch
+
+        bounds = np.linspace(0, n_envs, threads + 1).round().astype(int).tolist()
+        self.parts = [
+            SkirmishBatch(stop - start, seed + start, backend="native", **env_kwargs)
+            for start, stop in zip(bounds[:-1], bounds[1:], strict=True)
+        ]
+        self.splits = bounds[1:-1]
+        self.pool = ThreadPoolExecutor(threads - 1, thread_name_prefix="ppo-batch")
+        first = self.parts[0]
+        self.num_envs, self.n_actions = n_envs, first.n_actions
+        self.single_observation_space = first.single_observation_space
+        self.single_action_space = first.single_action_space
+        self._join()
+
+    def _join(self) -> None:
+        import numpy as np
+
+        for name in self.ARRAYS:
+            setattr(self, name, np.concatenate([getattr(p, name) for p in self.parts]))
+        self.final_infos = [info for p in self.parts for info in p.final_infos]
+
+    def step(self, actions: Any) -> None:
+        """Step every batch with its slice of ``actions``, all checked first (a masked action
+        raises ``InvalidActionError`` naming the index in its batch; nothing moves)."""
+        import numpy as np
+
+        chunks = np.split(np.asarray(actions), self.splits)
+        pairs = list(zip(self.parts, chunks, strict=True))
+        for part, chunk in pairs:
+            part.check_actions(chunk)
+        futures = [self.pool.submit(part.step, chunk) for part, chunk in pairs[1:]]
+        self.parts[0].step(chunks[0])
+        for future in futures:
+            future.result()
+        self._join()
+
+    def close(self) -> None:
+        """Close the batches and the thread pool."""
+        self.pool.shutdown()
+        for part in self.parts:
+            part.close()
 
 
 # -- the network: SB3's MlpPolicy layout, so a checkpoint is a MaskablePPO zip -------------------
@@ -276,6 +350,7 @@ def main(args: Args) -> dict[str, float]:
 
     if args.smoke:
         args = dataclasses.replace(args, total_timesteps=1024, n_envs=8, n_steps=32,
+                                   env_threads=min(args.env_threads, 8),
                                    batch_size=64, n_epochs=2, net_arch=[32],
                                    checkpoint_every=512, log_every=1)  # fmt: skip
     set_threads(args.torch_threads)
@@ -361,6 +436,7 @@ def main(args: Args) -> dict[str, float]:
 
         # advantages (GAE) and the PPO update
         tu = time.perf_counter()
+        set_threads(args.update_threads or args.torch_threads)
         with torch.no_grad():
             last_value = agent.value(next_obs)
         advantages, value_targets = gae(reward_buf, value_buf, done_buf, last_value, next_done,
@@ -397,6 +473,7 @@ def main(args: Args) -> dict[str, float]:
                 optimizer.step()
             if args.target_kl and approx_kl > args.target_kl:
                 break
+        set_threads(args.torch_threads)
         update_s += time.perf_counter() - tu
         stats = {"loss": loss.item(), "policy_loss": pg_loss.item(), "value_loss": v_loss.item(),
                  "entropy": ent.item(), "approx_kl": approx_kl,

@@ -171,3 +171,38 @@ def test_ppo_batch_args_refuse_what_no_run_can_use() -> None:
         script.Args(env_kwargs={"backend": "python"})
     with pytest.raises(ValueError, match="gamma"):
         script.Args(gamma=1.5)
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_ppo_batch_threaded_batches_play_as_one_batch(threads: int) -> None:
+    """env_threads > 1: batches of consecutive battles stepped at once by threads give one
+    batch's arrays bit for bit (resets included), and a masked action moves nothing."""
+    from wargym.envs.base import InvalidActionError
+    from wargym.envs.no_quarter.batch import SkirmishBatch
+
+    script = _script()
+    kwargs = {"cell": 4.0, "opponent": "rules"}
+    one = SkirmishBatch(10, 21, backend="native", **kwargs)
+    split = script.ThreadedBatches(10, 21, threads, kwargs)
+    assert [p.num_envs for p in split.parts] == ([5, 5] if threads == 2 else [3, 4, 3])
+    rng = np.random.default_rng(threads)
+    ended = 0
+    for _ in range(160):
+        for name in script.ThreadedBatches.ARRAYS:
+            assert np.array_equal(getattr(split, name), getattr(one, name)), name
+        outcomes = [(i or {}).get("outcome") for i in one.final_infos]
+        assert [(i or {}).get("outcome") for i in split.final_infos] == outcomes
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in one.masks])
+        one.step(actions)
+        split.step(actions)
+        ended += int((one.terminations | one.truncations).sum())
+    assert ended >= 10  # episodes ended and the battles reset
+    before = split.obs.copy()
+    bad = np.array([np.flatnonzero(row)[0] for row in split.masks])
+    bad[-1] = np.flatnonzero(~split.masks[-1])[0]
+    with pytest.raises(InvalidActionError, match="masked out"):
+        split.step(bad)
+    assert np.array_equal(split.obs, before)
+    assert all(np.array_equal(p.obs, before[s : s + p.num_envs]) for p, s in
+               zip(split.parts, [0, *split.splits], strict=True))  # fmt: skip
+    split.close()
