@@ -23,8 +23,10 @@ wrapper: ``env`` seconds, the rest of ``learn`` is the learner's.
 
 ``--vec ppo_batch`` (the skirmish only) times ``training/ppo_batch.py`` instead: the
 single-file masked PPO driving ``SkirmishBatch(backend="native")``'s arrays, with the preset's
-network and PPO settings, ``--steps`` steps (whole rollouts) after the batch is made; its env
-(``batch.step``), forward-pass and update seconds are its own. It has no CartPole row.
+network and PPO settings, ``--steps`` steps (whole rollouts) after the batch is made, on
+``--threads`` torch threads (collecting and updating) and ``--env-threads`` batches stepped at
+once; its env (``batch.step``), forward-pass and update seconds are its own. It has no
+CartPole row.
 
 ``--config configs/training/nq_skirmish_native.yaml`` (the preset of issues 16 and 18: 128
 native battles) with ``--vec batch,ppo_batch``: both trainers on the same batch and settings.
@@ -142,7 +144,8 @@ def run_ppo_batch(n_envs: int, threads: int, steps: int, hyper: dict[str, Any]) 
     with tempfile.TemporaryDirectory() as run_dir:
         args = script.Args(
             env_kwargs=dict(hyper["env_kwargs"]), seed=hyper["seed"], total_timesteps=steps,
-            n_envs=n_envs, torch_threads=threads, checkpoint_every=0, log_every=0,
+            n_envs=n_envs, torch_threads=threads, update_threads=threads,
+            env_threads=hyper["env_threads"], checkpoint_every=0, log_every=0,
             run_dir=run_dir, **{k: hyper[k] for k in keys},
         )  # fmt: skip
         metrics = script.main(args)
@@ -298,6 +301,7 @@ def measure(
                 "vec_env": vec,
                 "n_envs": 1 if vec == "dummy" else n_envs,
                 "torch_threads": t,
+                "env_threads": hyper["env_threads"] if vec == "ppo_batch" else 1,
                 "steps_per_second": sps,
                 "steps_per_second_rounds": [r["sps"] for r in rows],
                 "steps": sum(r["steps"] for r in rows),
@@ -341,8 +345,11 @@ def markdown(report: dict[str, Any]) -> str:
     for row in report["results"]:
         target = row["target_steps_per_second"]
         cell = _common.verdict(target, row["target_met"], ",.0f", "/s")
+        vec = f"{row['vec_env']}×{row['n_envs']}"
+        if row["env_threads"] > 1:
+            vec += f" ({row['env_threads']} env threads)"
         lines.append(
-            f"| {row['env']} | {row['vec_env']}×{row['n_envs']} | {row['torch_threads']} "
+            f"| {row['env']} | {vec} | {row['torch_threads']} "
             f"| {row['steps_per_second']:,.0f} | {row['rollout_steps_per_second']:,.0f} "
             f"| {row['update_share']:.0%} | {row['env_seconds']:.1f} "
             f"| {row['learner_seconds']:.1f} | {_common.number(row['ratio_cartpole'], 3)} "
@@ -367,6 +374,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--n-envs", type=int, help="env copies of SubprocVecEnv and batch (default: the preset's)"
     )
     parser.add_argument("--threads", default="1", help="torch.set_num_threads values")
+    parser.add_argument(
+        "--env-threads", type=int, default=1, help="ppo_batch: batches stepped at once by threads"
+    )
     parser.add_argument("--steps", type=int, default=4096, help="timed steps per run")
     parser.add_argument("--warmup", type=int, default=0, help="warm-up steps (0: one rollout)")
     parser.add_argument("--rounds", type=int, default=1, help="rounds; medians are reported")
@@ -389,6 +399,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         args.config, args.seed, {"n_steps": args.n_steps, "batch_size": args.batch_size}
     )
     n_envs = hyper["n_envs"] if args.n_envs is None else args.n_envs
+    hyper["env_threads"] = args.env_threads
     report = measure(
         envs, vecs, [int(t) for t in _csv(args.threads)], n_envs, args.steps,
         args.warmup, args.rounds, hyper,

@@ -96,6 +96,7 @@ def test_benchmarks_ppo_sps_times_the_native_preset_and_ppo_batch(tmp_path: Path
     """The native preset through MaskablePPO (BatchVecEnv) and training/ppo_batch.py: env and
     learner seconds apart, no CartPole row for ppo_batch."""
     args = ["--envs", "skirmish", "--vec", "batch,ppo_batch", "--n-envs", "4", "--steps", "64",
+            "--env-threads", "2",
             "--config", str(NATIVE_PRESET), "--n-steps", "16"]  # fmt: skip
     report, table, _ = _run_benchmark("ppo_sps.py", [*args, "--batch-size", "32"], tmp_path)
     assert report["meta"]["hyper"]["backend"] == "native"
@@ -109,7 +110,9 @@ def test_benchmarks_ppo_sps_times_the_native_preset_and_ppo_batch(tmp_path: Path
         if env == "skirmish":
             assert row["ratio_target"] == pytest.approx(row["steps_per_second"] / 1000)
     assert rows[("skirmish", "ppo_batch")]["ratio_cartpole"] is None
-    assert "| skirmish | ppo_batch×4 | 1 |" in table
+    assert rows[("skirmish", "ppo_batch")]["env_threads"] == 2
+    assert rows[("skirmish", "batch")]["env_threads"] == 1
+    assert "| skirmish | ppo_batch×4 (2 env threads) | 1 |" in table
 
 
 def test_benchmarks_memory_smoke_writes_json_and_markdown(tmp_path: Path) -> None:
