@@ -23,10 +23,10 @@ wrapper: ``env`` seconds, the rest of ``learn`` is the learner's.
 
 ``--vec ppo_batch`` (the skirmish only) times ``training/ppo_batch.py`` instead: the
 single-file masked PPO driving ``SkirmishBatch(backend="native")``'s arrays, with the preset's
-network and PPO settings, ``--steps`` steps (whole rollouts) after the batch is made, on
-``--threads`` torch threads (collecting and updating) and ``--env-threads`` batches stepped at
-once; its env (``batch.step``), forward-pass and update seconds are its own. It has no
-CartPole row.
+network and PPO settings, ``--steps`` steps (whole rollouts) after the batch is made, with
+one torch thread while collecting (the script's default: more threads spin against the env's)
+and ``--threads`` during the updates, and ``--env-threads`` batches stepped at once; its env
+(``batch.step``), forward-pass and update seconds are its own. It has no CartPole row.
 
 ``--config configs/training/nq_skirmish_native.yaml`` (the preset of issues 16 and 18: 128
 native battles) with ``--vec batch,ppo_batch``: both trainers on the same batch and settings.
@@ -144,7 +144,7 @@ def run_ppo_batch(n_envs: int, threads: int, steps: int, hyper: dict[str, Any]) 
     with tempfile.TemporaryDirectory() as run_dir:
         args = script.Args(
             env_kwargs=dict(hyper["env_kwargs"]), seed=hyper["seed"], total_timesteps=steps,
-            n_envs=n_envs, torch_threads=threads, update_threads=threads,
+            n_envs=n_envs, torch_threads=1, update_threads=threads,
             env_threads=hyper["env_threads"], checkpoint_every=0, log_every=0,
             run_dir=run_dir, **{k: hyper[k] for k in keys},
         )  # fmt: skip

@@ -206,3 +206,57 @@ def test_ppo_batch_threaded_batches_play_as_one_batch(threads: int) -> None:
     assert all(np.array_equal(p.obs, before[s : s + p.num_envs]) for p, s in
                zip(split.parts, [0, *split.splits], strict=True))  # fmt: skip
     split.close()
+
+
+@pytest.mark.parametrize(
+    ("script", "override", "words"),
+    [
+        ("ppo_batch", {"env_threads": 0}, ["env_threads"]),
+        ("ppo_batch", {"n_envs": 2, "env_threads": 3}, ["env_threads", "n_envs"]),
+        ("ppo_batch", {"env_kwargs": {"backend": "python"}}, ["env_kwargs", "backend"]),
+        (
+            "ppo_masked",
+            {"vec_env": "batch", "env_id": "wargym/NoQuarter-Patrol-v1"},
+            ["vec_env 'batch'", "NoQuarter-Patrol-v1"],
+        ),
+        ("ppo_masked", {"env_kwargs": {"backend": "native"}}, ["env_kwargs", "backend"]),
+        ("ppo_masked", {"backend": "gpu"}, ["backend", "gpu"]),
+    ],
+    ids=lambda v: str(v) if not isinstance(v, list) else "",
+)
+def test_ppo_batch_and_native_preset_bad_values_name_the_key(
+    tmp_path: Path, script: str, override: dict[str, object], words: list[str]
+) -> None:
+    """docs/bad_input.md: the new fields of both scripts, refused by load_preset by name."""
+    from wargym.agents.config import ConfigError, load_preset
+
+    spec = importlib.util.spec_from_file_location(f"wargym_training_{script}_bad",
+                                                  ROOT / "training" / f"{script}.py")  # fmt: skip
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    preset = {}
+    if script == "ppo_masked":
+        native = ROOT / "configs" / "training" / "nq_skirmish_native.yaml"
+        preset = yaml.safe_load(native.read_text())
+    preset.update(override)
+    file = tmp_path / "preset.yaml"
+    file.write_text(yaml.safe_dump(preset), encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_preset(module.Args, file)
+    for word in [str(file), *words]:
+        assert word in str(info.value)
+
+
+def test_ppo_batch_refuses_env_kwargs_the_native_batch_lacks(tmp_path: Path) -> None:
+    """Reward shaping (and any keyword the native batch refuses) fails before training,
+    naming the keyword (envs/no_quarter/batch.py's EnvArgumentError)."""
+    from wargym.envs.base import EnvArgumentError
+
+    script = _script()
+    args = script.Args(env_kwargs={"cell": 4.0, "reward_shaping": {"class_destroyed": 0.3}},
+                       n_envs=2, run_dir=str(tmp_path))  # fmt: skip
+    with pytest.raises(EnvArgumentError, match="reward_shaping"):
+        script.main(args)
+    assert not (tmp_path / "final.zip").exists()
