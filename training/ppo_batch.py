@@ -232,7 +232,8 @@ def _agent_classes() -> Any:
 
         def value(self, obs: torch.Tensor) -> torch.Tensor:
             """``V(obs)``, shape ``(batch,)``."""
-            return self.value_net(self.mlp_extractor.value_net(obs)).squeeze(-1)
+            out: torch.Tensor = self.value_net(self.mlp_extractor.value_net(obs))
+            return out.squeeze(-1)
 
         def log_probs(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
             """Log-probabilities of every action, masked (``-inf``-like off the mask)."""
@@ -259,8 +260,8 @@ def sample(log_probs: Any, mask: Any, generator: Any = None) -> Any:
 
     The pick of row ``r`` is the number of entries whose cumulative probability is ``<= u``
     for ``u`` uniform below the row's total (kept strictly below it): an action of probability
-    0 (masked out) never has ``cdf[k - 1] <= u < cdf[k]``, so it is never drawn. (About ten
-    times faster than ``torch.multinomial`` on a 128 x 413 batch.)
+    0 (masked out) never has ``cdf[k - 1] <= u < cdf[k]``, so it is never drawn. (About seven
+    times faster than ``torch.multinomial`` on a 128 x 413 batch: 0.3 ms against 2 ms.)
     """
     import torch
 
@@ -310,7 +311,7 @@ def save_checkpoint(agent: Any, batch: Any, args: Args, steps: int, path: Path) 
     model = MaskablePPO("MlpPolicy", Spaces(), policy_kwargs=policy_kwargs(args.net_arch,
                         args.activation), device="cpu", n_steps=args.n_steps,
                         batch_size=args.batch_size, n_epochs=args.n_epochs, gamma=args.gamma,
-                        gae_lambda=args.gae_lambda, ent_coef=args.ent_coef, seed=args.seed,
+                        gae_lambda=args.gae_lambda, ent_coef=args.ent_coef,
                         learning_rate=args.learning_rate)  # fmt: skip
     model.policy.load_state_dict(agent.state_dict(), strict=True)  # same names, same shapes
     model.num_timesteps = steps
