@@ -1,10 +1,11 @@
 """``python -m wargym.agents.training_entry <script> [flags]``: run a training/ script.
 
-The training scripts (``training/*.py``: ``ppo_masked``, ``selfplay_ppo``, ``evaluate``,
-``rllib_ppo``, ``ship_model``, ``calibrate_tiers``, ``advice_agreement``) are CleanRL-style
-files that read top to bottom; they live in the source checkout, not in the wheel. This entry
-finds them (``$WARGYM_TRAINING_DIR``, else ``./training``, else the checkout this package was
-installed from in editable mode) and runs one as ``__main__`` with the remaining arguments.
+The training scripts (``training/*.py``: ``ppo_masked``, ``ppo_batch``, ``selfplay_ppo``,
+``evaluate``, ``rllib_ppo``, ``ship_model``, ``calibrate_tiers``, ``advice_agreement``) are
+CleanRL-style files that read top to bottom; they live in the source checkout, not in the
+wheel. This entry finds them (``$WARGYM_TRAINING_DIR``, else ``./training``, else the checkout
+this package was installed from in editable mode) and runs one as ``__main__`` with the
+remaining arguments.
 The evaluation harness itself is packaged (:mod:`wargym.agents.evaluation`).
 """
 
@@ -20,6 +21,7 @@ from wargym.rules.errors import short_repr
 
 SCRIPTS = (
     "ppo_masked",
+    "ppo_batch",
     "selfplay_ppo",
     "evaluate",
     "rllib_ppo",

@@ -10,9 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import wargym.envs
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "throughput.py"
+NATIVE_PRESET = SCRIPT.parents[1] / "configs" / "training" / "nq_skirmish_native.yaml"
 
 
 def test_benchmarks_throughput_smoke_writes_json_and_markdown(tmp_path: Path) -> None:
@@ -87,6 +90,29 @@ def test_benchmarks_ppo_sps_smoke_writes_json_and_markdown(tmp_path: Path) -> No
         assert 0 < row["update_share"] < 1
     assert rows["CartPole-v1"]["ratio_cartpole"] == 1.0
     assert "| env | vec env | threads | steps/s |" in table and table in stdout
+
+
+def test_benchmarks_ppo_sps_times_the_native_preset_and_ppo_batch(tmp_path: Path) -> None:
+    """The native preset through MaskablePPO (BatchVecEnv) and training/ppo_batch.py: env and
+    learner seconds apart, no CartPole row for ppo_batch."""
+    args = ["--envs", "skirmish", "--vec", "batch,ppo_batch", "--n-envs", "4", "--steps", "64",
+            "--env-threads", "2",
+            "--config", str(NATIVE_PRESET), "--n-steps", "16"]  # fmt: skip
+    report, table, _ = _run_benchmark("ppo_sps.py", [*args, "--batch-size", "32"], tmp_path)
+    assert report["meta"]["hyper"]["backend"] == "native"
+    rows = {(row["env"], row["vec_env"]): row for row in report["results"]}
+    assert set(rows) == {("skirmish", "batch"), ("CartPole-v1", "batch"),
+                         ("skirmish", "ppo_batch")}  # fmt: skip
+    for (env, _vec), row in rows.items():
+        assert row["steps"] >= 64 and row["steps"] % 64 == 0 and row["n_envs"] == 4
+        assert row["learner_seconds"] > 0 and row["env_seconds"] > 0
+        assert row["seconds"] == pytest.approx(row["env_seconds"] + row["learner_seconds"])
+        if env == "skirmish":
+            assert row["ratio_target"] == pytest.approx(row["steps_per_second"] / 1000)
+    assert rows[("skirmish", "ppo_batch")]["ratio_cartpole"] is None
+    assert rows[("skirmish", "ppo_batch")]["env_threads"] == 2
+    assert rows[("skirmish", "batch")]["env_threads"] == 1
+    assert "| skirmish | ppo_batch×4 (2 env threads) | 1 |" in table
 
 
 def test_benchmarks_memory_smoke_writes_json_and_markdown(tmp_path: Path) -> None:

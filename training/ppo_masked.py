@@ -4,6 +4,7 @@ Run from the repository root::
 
     python -m training.ppo_masked --config configs/training/nq_skirmish.yaml
     python -m training.ppo_masked --config configs/training/nq_skirmish.yaml --smoke
+    python -m training.ppo_masked --config configs/training/nq_skirmish_native.yaml
 
 or, installed, ``python -m wargym.agents.training_entry ppo_masked --config ...``.
 Every ``Args`` field is also a flag (``--total-timesteps 50000``) and a preset key.
@@ -39,8 +40,14 @@ class Args:
     """Stop after this much wall time (0: no limit); the last state is still saved."""
     n_envs: int = 2
     """Env copies."""
-    vec_env: Literal["subproc", "dummy"] = "subproc"
-    """``subproc`` (one process per copy) or ``dummy`` (all in this process)."""
+    vec_env: Literal["subproc", "dummy", "batch"] = "subproc"
+    """``subproc`` (one process per copy), ``dummy`` (all in this process) or ``batch`` (the
+    skirmish only: one ``BatchVecEnv`` of ``n_envs`` battles stepped by one call,
+    agents/sb3_vec.py)."""
+    backend: Literal["python", "native"] = "python"
+    """Engine of the envs the run trains and evaluates on (``backend=`` of the env and of the
+    batch; docs/native.md): ``native`` needs the skirmish without a ``battle_factory``, hooks or
+    reward shaping. Behaviour-cloning demonstrations are always played by the reference."""
     n_steps: int = 512
     """Rollout length per env copy."""
     batch_size: int = 256
@@ -95,7 +102,8 @@ class Args:
     dagger_epochs: int = 6
     """Passes over the aggregated demonstrations after each round."""
     smoke: bool = False
-    """CI mode: 2,048 steps, dummy vec env, tiny network, no evaluation."""
+    """CI mode: 2,048 steps, tiny network, no evaluation; one dummy env (a batch of 8 battles
+    when ``vec_env`` is ``batch``)."""
     verbose: int = 1
     """SB3 verbosity."""
 
@@ -114,6 +122,10 @@ class Args:
             raise ValueError(
                 f"gamma and gae_lambda must be in [0, 1]: {self.gamma}, {self.gae_lambda}"
             )
+        if self.vec_env == "batch" and self.env_id != BATCH_ENV_ID:
+            raise ValueError(f"vec_env 'batch' steps {BATCH_ENV_ID} only, got {self.env_id!r}")
+        if "backend" in self.env_kwargs:
+            raise ValueError("env_kwargs: give the engine as the top-level 'backend' field")
         if not re.fullmatch(TEACHERS, self.bc_teacher):
             raise ValueError(f"bc_teacher must match {TEACHERS!r}, got {self.bc_teacher!r}")
 
@@ -121,8 +133,20 @@ class Args:
 SELECTION_SEED = 50_000
 """Seed of the periodic evaluation that picks ``best_model.zip``: disjoint from the seeds of the
 shipped policy's 200-game evaluation (10,000-10,199), so the reported win rate is unbiased."""
+BATCH_ENV_ID = "wargym/NoQuarter-Skirmish-v1"
+"""The env ``vec_env: batch`` steps (``SkirmishBatch`` holds skirmishes)."""
 TEACHERS = r"heuristic|rules|scripted|random|mcts(:\d+)?"
 """Teacher specs the behaviour-cloning bootstrap accepts."""
+
+
+def env_kwargs_of(args: Args) -> dict[str, Any]:
+    """The env's keyword arguments: ``env_kwargs`` (hooks resolved), plus ``backend`` if native."""
+    from wargym.agents.envspecs import resolve_callables
+
+    kwargs = dict(resolve_callables(args.env_kwargs))
+    if args.backend != "python":
+        kwargs["backend"] = args.backend
+    return kwargs
 
 
 def make_env(args: Args, rank: int):  # noqa: ANN201 - returns an SB3 env thunk
@@ -133,13 +157,27 @@ def make_env(args: Args, rank: int):  # noqa: ANN201 - returns an SB3 env thunk
         from stable_baselines3.common.monitor import Monitor
 
         import wargym.envs  # noqa: F401 - registers the ids
-        from wargym.agents.envspecs import resolve_callables
 
-        env = gymnasium.make(args.env_id, **resolve_callables(args.env_kwargs))
+        env = gymnasium.make(args.env_id, **env_kwargs_of(args))
         env.reset(seed=args.seed + rank)
         return Monitor(env)
 
     return thunk
+
+
+def make_vec_env(args: Args) -> Any:
+    """The training vec env: ``SubprocVecEnv`` / ``DummyVecEnv`` of ``make_env`` copies, or one
+    ``BatchVecEnv`` of ``n_envs`` battles under ``VecMonitor`` (``vec_env: batch``)."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    if args.vec_env == "batch":
+        from wargym.agents.sb3_vec import BatchVecEnv
+
+        kwargs = env_kwargs_of(args)
+        backend = kwargs.pop("backend", "python")
+        return VecMonitor(BatchVecEnv(args.n_envs, args.seed, backend=backend, **kwargs))
+    thunks = [make_env(args, i) for i in range(args.n_envs)]
+    return SubprocVecEnv(thunks) if args.vec_env == "subproc" else DummyVecEnv(thunks)
 
 
 def main(args: Args) -> dict[str, float]:
@@ -148,13 +186,15 @@ def main(args: Args) -> dict[str, float]:
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
     from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
-    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    from stable_baselines3.common.vec_env import DummyVecEnv
 
     from wargym.agents.neural import policy_kwargs, set_threads
 
-    if args.smoke:
+    if args.smoke:  # a batch stays a batch (of 8 battles): CI runs the path the preset trains on
+        batch = args.vec_env == "batch"
         args = dataclasses.replace(
-            args, total_timesteps=2048, n_envs=1, vec_env="dummy", n_steps=256, batch_size=64,
+            args, total_timesteps=2048, n_envs=8 if batch else 1,
+            vec_env="batch" if batch else "dummy", n_steps=64 if batch else 256, batch_size=64,
             n_epochs=1, net_arch=[32], eval_every=0, checkpoint_every=1024,
             tensorboard=False, progress_bar=False, bc_episodes=min(args.bc_episodes, 2),
             bc_epochs=1, dagger_rounds=min(args.dagger_rounds, 1), dagger_episodes=1,
@@ -167,8 +207,7 @@ def main(args: Args) -> dict[str, float]:
     (run / "args.yaml").write_text(yaml.safe_dump(dataclasses.asdict(args)), encoding="utf-8")
 
     # -- environments ---------------------------------------------------------------------
-    thunks = [make_env(args, i) for i in range(args.n_envs)]
-    venv = SubprocVecEnv(thunks) if args.vec_env == "subproc" else DummyVecEnv(thunks)
+    venv = make_vec_env(args)
     venv.seed(args.seed)
 
     # -- model ----------------------------------------------------------------------------
@@ -192,9 +231,7 @@ def main(args: Args) -> dict[str, float]:
         if policy is not args.policy:  # the feature block's rows (advice rows included)
             import gymnasium
 
-            from wargym.agents.envspecs import resolve_callables
-
-            probe = gymnasium.make(args.env_id, **resolve_callables(args.env_kwargs))
+            probe = gymnasium.make(args.env_id, **env_kwargs_of(args))
             kwargs["af_rows"] = int(probe.unwrapped.encoder.af_rows)  # type: ignore[attr-defined]
             probe.close()
         model = MaskablePPO(

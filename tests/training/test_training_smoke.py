@@ -115,3 +115,41 @@ def test_training_selfplay_smoke_snapshots_and_checkpoint(tmp_path: Path) -> Non
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / "final.zip").exists()
     assert len(list((tmp_path / "pool").glob("snap_*.zip"))) >= 1
+
+
+def test_training_native_preset_smoke_trains_on_the_native_batch(tmp_path: Path) -> None:
+    """nq_skirmish_native.yaml: MaskablePPO over one BatchVecEnv of native battles (--smoke
+    keeps the batch, 8 battles); the zip plays the env it was trained on."""
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    import yaml
+
+    done = _run(["training.ppo_masked", "--config", "configs/training/nq_skirmish_native.yaml",
+                 "--smoke"], tmp_path)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert '"steps": 2048.0' in done.stdout
+    saved = yaml.safe_load((tmp_path / "args.yaml").read_text())
+    assert (saved["vec_env"], saved["backend"], saved["n_envs"]) == ("batch", "native", 8)
+    assert saved["env_kwargs"] == {"cell": 4.0, "opponent": "rules"}
+    from wargym.agents.learned import LearnedAgent
+
+    agent = LearnedAgent(tmp_path / "final.zip")
+    import gymnasium
+
+    import wargym.envs  # noqa: F401 - registers the ids
+
+    env = gymnasium.make("wargym/NoQuarter-Skirmish-v1", cell=4.0, backend="native")
+    obs, _ = env.reset(seed=4)
+    assert obs["action_mask"][agent.act(obs)] == 1
+    env.close()
+
+
+def test_training_ppo_masked_batch_args_are_checked() -> None:
+    script = _script("ppo_masked")
+    with pytest.raises(ValueError, match="vec_env 'batch'"):
+        script.Args(env_id="wargym/NoQuarter-Patrol-v1", vec_env="batch")
+    with pytest.raises(ValueError, match="top-level 'backend'"):
+        script.Args(env_kwargs={"backend": "native"})
+    assert script.env_kwargs_of(script.Args(env_kwargs={"cell": 4.0}, backend="native")) == {
+        "cell": 4.0, "backend": "native"}  # fmt: skip
+    assert "backend" not in script.env_kwargs_of(script.Args())
