@@ -316,23 +316,23 @@ class NativeSkirmish:
     @property
     def winner(self) -> Side | None:
         """The winning side once over (None: a draw, or still running)."""
-        side = self.document()["winner"]
+        side = self.native.winner
         return None if side is None else Side(side)
 
     @property
     def end_reason(self) -> str:
         """Why the battle ended ("" while it runs)."""
-        reason: str = self.document()["end_reason"]
+        reason: str = self.native.end_reason
         return reason
 
     @property
     def decision(self) -> Decision | None:
         """The pending decision (None between decisions and once over)."""
         if self._decision is None:
-            data = self.document()["decision"]
+            data = self.native.decision  # (side, kind, mech) without building the document
             if data is None:
                 return None
-            self._decision = Decision(Side(data["side"]), DecisionKind(data["kind"]), data["mech"])
+            self._decision = Decision(Side(data[0]), DecisionKind(data[1]), data[2])
         return self._decision
 
     @property
@@ -357,10 +357,8 @@ class NativeSkirmish:
 
     def mech_sides(self) -> dict[int, tuple[Side, bool]]:
         """``{id: (side, still in play)}`` of every mech, from the document (no reference)."""
-        return {
-            int(key): (Side(m["side"]), m["removed"] is None)
-            for key, m in self.document()["mechs"].items()
-        }
+        sides: dict[int, tuple[str, bool]] = self.native.mech_sides()
+        return {key: (Side(side), here) for key, (side, here) in sides.items()}
 
     def __getattr__(self, name: str) -> Any:
         """Any other reference attribute, read from :meth:`to_reference` (lent: see above)."""

@@ -10,6 +10,8 @@
 #include <limits>
 #include <string>
 
+#include <nanobind/stl/string.h>
+
 #include "state_io.hpp"
 
 namespace nb = nanobind;
@@ -137,6 +139,33 @@ void bind_state(nb::module_& g) {
         .def("__copy__", &Battle::clone)
         .def_prop_ro("turn", [](const Battle& b) { return b.turn; })
         .def_prop_ro("over", [](const Battle& b) { return b.over; })
+        .def_prop_ro(
+            "decision",
+            [](const Battle& b) -> nb::object {
+                if (!b.decision) return nb::none();
+                const nq::Decision& d = *b.decision;
+                return nb::make_tuple(std::string(nq::kSide[d.side]), std::string(nq::kDecisionKind[d.kind]),
+                                      d.mech ? nb::cast(*d.mech) : nb::none());
+            },
+            "to_dict()['decision'] as (side, kind, mech or None), or None: without the document.")
+        .def_prop_ro(
+            "winner",
+            [](const Battle& b) -> nb::object {
+                return b.winner ? nb::cast(std::string(nq::kSide[*b.winner])) : nb::none();
+            },
+            "to_dict()['winner'] (a Side value or None).")
+        .def_prop_ro("end_reason", [](const Battle& b) { return b.end_reason; },
+                     "to_dict()['end_reason'].")
+        .def(
+            "mech_sides",
+            [](const Battle& b) {
+                nb::dict out;
+                for (const nq::Mech& m : b.mechs) {
+                    out[nb::cast(m.id)] = nb::make_tuple(std::string(nq::kSide[m.side]), !m.removed);
+                }
+                return out;
+            },
+            "{id: (side, still in play)} of every mech, as to_dict()['mechs'] has them.")
         .def_prop_ro("mech_ids", [](const Battle& b) {
             nb::list out;
             for (const nq::Mech& m : b.mechs) out.append(m.id);
