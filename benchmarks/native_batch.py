@@ -4,11 +4,11 @@ In one run, on one core (the process is single-threaded; torch's threads are set
 
 * PettingZoo ``connect_four_v3`` (AEC, masked random; ``nq_batch.connect_four_runner``);
 * ``SkirmishBatch(N, backend="native", opponent=...)`` for each of ``--sizes`` (default 64,
-  256, 1024), the skirmish's defaults otherwise (3 a side, 20 turns), red the ``"scripted"``
-  opponent (default; the rules' NP side is not native yet, and a random red may punch a
-  building, which the core cannot do yet), blue a uniformly random legal action per env but
-  never a building punch (:func:`playable`). Only ``batch.step`` is timed (the SAME_STEP
-  auto-resets inside it, and the glue's preparation of the next set-ups, included); choosing
+  256, 1024), the skirmish's defaults otherwise (3 a side, 20 turns), red the env's default
+  ``"rules"`` opponent (the book's NP procedure, native since session 9; ``--opponent``), blue a
+  uniformly random legal action per env (:func:`playable`: every column). Only ``batch.step``
+  is timed (the SAME_STEP auto-resets inside it, and the glue's preparation of the next
+  set-ups, included); choosing
   the actions is the agent's work and is not. A step is one env's step: a call over N envs counts N;
 * the ratio of the two (target ≥ 30×), interleaved round by round; the Python batch
   (``backend="python"``, ``--python-size`` envs, the same opponent) for scale;
@@ -58,14 +58,10 @@ def pick(
     return np.argmax(scores, axis=1).astype(np.int64)
 
 
-def playable(batch: Any) -> np.ndarray:
-    """Every column but the ``attack_building`` block: the core does not have
-    ``buildings.strike_building`` yet (NativeNotPortedError), so blue does not punch buildings."""
-    codec = batch.env.codec
-    allowed = np.ones(batch.n_actions, dtype=np.bool_)
-    start = codec.offsets["attack_building"]
-    allowed[start : start + codec.sizes["attack_building"]] = False
-    return allowed
+def playable(batch: Any) -> None:
+    """Every column: the core plays building punches since session 9 (``strike_building``),
+    so blue may choose any legal action (kept as a hook for a future unported rule)."""
+    return None
 
 
 def native_runner(
@@ -190,7 +186,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="timed seconds per runner/round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--sizes", default="64,256,1024")
-    parser.add_argument("--opponent", default="scripted", choices=("random", "scripted"))
+    parser.add_argument("--opponent", default="rules", choices=("rules", "random", "scripted"))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--memory-envs", type=int, default=1024)
     parser.add_argument("--memory-steps", type=int, default=50)

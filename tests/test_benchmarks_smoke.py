@@ -14,6 +14,9 @@ import pytest
 
 import wargym.envs
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from throughput import NATIVE_IDS  # noqa: E402
+
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "throughput.py"
 NATIVE_PRESET = SCRIPT.parents[1] / "configs" / "training" / "nq_skirmish_native.yaml"
 
@@ -33,6 +36,7 @@ def test_benchmarks_throughput_smoke_writes_json_and_markdown(tmp_path: Path) ->
     )
     rows = {row["env"]: row for row in report["results"]}
     expected = {*wargym.envs.GYM_ENVS, *wargym.envs.PETTINGZOO_ENVS, "CartPole-v1"}
+    expected |= {f"{env_id} [native]" for env_id in NATIVE_IDS}  # the native backend's rows
     if not report["missing_references"]:
         expected.add("connect_four_v3")
     assert expected == set(rows)
