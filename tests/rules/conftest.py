@@ -183,15 +183,7 @@ NATIVE_PARAMS_LEFT_OUT: dict[str, dict[str, tuple[str, tuple[object, ...], str]]
 """Module -> {test: (parameter, values, why)}: parametrisations that never run natively (none
 since buildings.strike_building is native; chunks 9 and 19 of the playouts strike buildings)."""
 
-NATIVE_DIFFERENCES: dict[str, dict[str, str]] = {
-    "test_nq_9_6_marksman_lucky.py": {
-        "test_d26_lucky_charger_may_reroll_its_charge_into_melee_test": (
-            "native difference: the Lucky pause of a charger's charge-into-melee test (D26) "
-            "has no 'passed' key in the core's frame (the reference's frame has passed: 0), "
-            "so frame['passed'] raises KeyError"
-        ),
-    },
-}
+NATIVE_DIFFERENCES: dict[str, dict[str, str]] = {}
 """Native differences the rules tests found: the native run is a strict xfail, until fixed."""
 
 

@@ -145,7 +145,9 @@ ChargeOutcome charge_test(Ctx& ctx, FrameRef ref, Mech& charger, Mech& target, A
     std::vector<int> charger_faces = ctx.dice.roll(2);
     std::int64_t charger_passed = pass_count(rules, charger_faces, charger.rep);
     if (charger_passed < 2) {  // a Lucky charger may re-roll its test (D26)
-        charger_faces = offer_lucky(ctx, charger, "charge_test", charger_faces, true, target.id);
+        LuckyInfo info;  // passed=charger_passed: the pause frame keeps it (lucky_advice reads it)
+        info.passed = charger_passed;
+        charger_faces = offer_lucky(ctx, charger, "charge_test", charger_faces, true, target.id, info);
         charger_passed = pass_count(rules, charger_faces, charger.rep);
     }
     const auto insight = nearest_frame(battle, FrameKind::insight);
@@ -177,7 +179,9 @@ ChargeOutcome charge_test(Ctx& ctx, FrameRef ref, Mech& charger, Mech& target, A
     };
     const std::int64_t first = pass_count(rules, head(rolled), target.rep);
     if (!reused && first < 2) {  // a Lucky target may re-roll its one roll (D26)
-        rolled = offer_lucky(ctx, target, "charge_test", rolled, true, charger.id);
+        LuckyInfo info;  // passed=first, as the reference's offer_lucky call
+        info.passed = first;
+        rolled = offer_lucky(ctx, target, "charge_test", rolled, true, charger.id, info);
     }
     if (insight) {
         auto& rolls = ctx.edit(battle.frames.ref(*insight)).as<InsightFrame>().charge_rolls;
