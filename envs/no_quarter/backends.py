@@ -102,11 +102,10 @@ def opponent_native(env: Any, battle: Any) -> tuple[Any, int | None]:
         return seat(battle.to_reference())  # type: ignore[no-any-return]
     from wargym.native.no_quarter.enemy import np_decide
 
-    options = battle.game_legal_actions()
-    try:
-        action, _ = np_decide(battle.native, battle.tables, options, seat.context, seat.rng)
+    try:  # options=None: the core lists the legal actions itself (game.legal_actions)
+        action, _ = np_decide(battle.native, battle.tables, None, seat.context, seat.rng)
     except NotImplementedError:
-        return scripted_opponent(battle.to_reference(), options), None
+        return scripted_opponent(battle.to_reference(), battle.game_legal_actions()), None
     return action, None
 
 

@@ -311,7 +311,7 @@ class SkirmishCore:
         if battle.decision is None or battle.over or battle.decision.side is not viewer:
             return np.zeros(self.codec.n, dtype=np.int8)
         if self._native:
-            mask: np.ndarray = self._ncodec.mask(battle.native, game.legal_actions(battle))
+            mask: np.ndarray = battle.legal_mask(self._ncodec)  # once per state
             return mask
         return self.codec.mask(battle)
 

@@ -210,6 +210,8 @@ class NativeSkirmish:
         self._legal: list[Action] | None = None
         self._decision: Decision | None = None
         self._reference: Battle | None = None
+        self._mask: tuple[Any, np.ndarray] | None = None
+        """(codec, its mask of this state), until the next change (:meth:`legal_mask`)."""
 
     # -- building one ------------------------------------------------------------------------
     @classmethod
@@ -234,6 +236,7 @@ class NativeSkirmish:
         native = self.native
         twin = NativeSkirmish(native.clone(), self.tables, self._options)
         twin._document, twin._decision, twin._legal = self._document, self._decision, self._legal
+        twin._mask = self._mask  # its array is never handed out (legal_mask copies it)
         twin._records = self._records
         return twin
 
@@ -288,13 +291,13 @@ class NativeSkirmish:
             return
         self._lent = False
         self._core_battle = battle_from_dict(written, check=False)
-        self._document = self._decision = self._reference = self._legal = None
+        self._document = self._decision = self._reference = self._legal = self._mask = None
         self._options, self._records = None, _Records()  # records may have changed too
         if written["battlefield"] != before["battlefield"]:
             self.tables = tables_of(written)
 
     def _changed(self, found: Sequence[Any]) -> None:
-        self._document = self._decision = self._reference = self._legal = None
+        self._document = self._decision = self._reference = self._legal = self._mask = None
         self._lent = False
         if any(e.type == RULES_CHANGING for e in found):
             self.tables = tables_of(self.document())
@@ -397,6 +400,19 @@ class NativeSkirmish:
         if self._legal is None:
             self._legal = native_game.legal_actions(native, self.tables)
         return list(self._legal)
+
+    def legal_mask(self, codec: Any) -> np.ndarray:
+        """``codec.mask(native, legal actions)`` of a native codec, made once per state.
+
+        A new array each call (a copy of the cached one: the caller may change it).
+        """
+        hit = self._mask
+        if hit is None or hit[0] is not codec:
+            native = self.native
+            if self._legal is None:
+                self._legal = native_game.legal_actions(native, self.tables)
+            hit = self._mask = (codec, codec.mask(native, self._legal))
+        return hit[1].copy()
 
     def game_check_legal(self, action: Action) -> None:
         """``game.check_legal``: IllegalActionError unless ``action`` is legal now."""
