@@ -128,6 +128,21 @@ class NativeBattle(Protocol):
     def mech_ids(self) -> list[int]:
         """Every mech's id, in id order."""
 
+    @property
+    def decision(self) -> tuple[str, str, int | None] | None:
+        """``to_dict()["decision"]`` as ``(side, kind, mech)``, or None: without the document."""
+
+    @property
+    def winner(self) -> str | None:
+        """``to_dict()["winner"]``: a ``Side`` value, or None (a draw, or still running)."""
+
+    @property
+    def end_reason(self) -> str:
+        """``to_dict()["end_reason"]`` ("" while the battle runs)."""
+
+    def mech_sides(self) -> dict[int, tuple[str, bool]]:
+        """``{id: (side, still in play)}`` of every mech."""
+
     def to_dict(self) -> dict[str, Any]:
         """The reference's versioned JSON data (equal to ``Battle.to_dict()``)."""
 
