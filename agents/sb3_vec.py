@@ -59,7 +59,7 @@ class BatchVecEnv(VecEnv):
         env_cls: the single env class (the skirmish or a mission env).
         backend: ``"python"`` (the reference envs) or ``"native"`` (one C++ call steps every
             battle with the GIL released, ``batch.NativeSkirmishBatch``;
-            the skirmish with the ``"scripted"`` or ``"random"`` opponent).
+            the skirmish with the ``"rules"``, ``"scripted"`` or ``"random"`` opponent).
         **env_kwargs: the single env's keywords.
 
     Raises:

@@ -14,7 +14,8 @@ comes from the registration.
 
 ``backend="native"`` (skirmish only) steps the battles in the native core, one C++ call with
 the GIL released (:class:`~.batch.NativeSkirmishBatch`): the same arrays, bit for bit on the
-same seeds and actions, for the ``"scripted"`` and ``"random"`` opponents::
+same seeds and actions, for the ``"rules"`` (the book's NP AI), ``"scripted"`` and ``"random"``
+opponents::
 
     venv = gymnasium.make_vec("wargym/NoQuarter-Skirmish-v1", num_envs=256,
                               backend="native", opponent="random")
