@@ -404,11 +404,11 @@ def test_unreadable_preset(tmp_path: Path, content: bytes | None, words: list[st
 
 
 SHIPPED_PRESET_ROWS = [
-    ("vec_env", "garbage", "training/ppo_masked.py:Args.vec_env: make it a Literal"),
-    ("activation", "sigmoidish", "training/ppo_masked.py:Args.activation: make it a Literal"),
-    ("bc_teacher", "nobody", "training/ppo_masked.py:Args.bc_teacher: make it a Literal"),
-    ("total_timesteps", -5, "training/ppo_masked.py:Args: no range check (__post_init__)"),
-    ("n_envs", 0, "training/ppo_masked.py:Args: no range check (__post_init__)"),
+    ("vec_env", "garbage", "Args.vec_env is a Literal"),
+    ("activation", "sigmoidish", "Args.activation is a Literal"),
+    ("bc_teacher", "nobody", "Args.__post_init__ matches TEACHERS"),
+    ("total_timesteps", -5, "Args.__post_init__ range check"),
+    ("n_envs", 0, "Args.__post_init__ range check"),
 ]
 
 
@@ -420,7 +420,7 @@ SHIPPED_PRESET_ROWS = [
             v,
             id=f"load_preset(ppo_masked.Args):{k}={v}",
         )
-        for k, v, _fix in SHIPPED_PRESET_ROWS
+        for k, v, _check in SHIPPED_PRESET_ROWS
     ],
 )
 def test_shipped_preset_with_a_bad_value(
