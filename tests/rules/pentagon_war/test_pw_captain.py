@@ -13,10 +13,12 @@ import numpy as np
 from wargym.rules.dice import RandomDice, ScriptedDice
 from wargym.rules.pentagon_war.actions import HOLD, Action, ActionKind, Decision
 from wargym.rules.pentagon_war.captain import captain_action, nearest_enemy
+from wargym.rules.pentagon_war.data import load_rules
 from wargym.rules.pentagon_war.game import decider, decision_for, is_over, new_battle, play
 from wargym.rules.pentagon_war.records import Options, Placement, Scenario
 from wargym.rules.pentagon_war.state import BattleState, DecisionKind, Phase
 from wargym.rules.pentagon_war.strategies import PLAYERS, play_duel
+from wargym.rules.pentagon_war.weapons import armor_row_at, in_arc, relative_bearing_qr
 
 
 def test_pw_captain_plays_whole_battles_legally() -> None:
@@ -190,3 +192,52 @@ def test_pw_captain_benchmark_script_reports_duels_and_mirrors(tmp_path: Path) -
     assert duel["captain_win"] + duel["opponent_win"] + duel["draw"] == 2
     (mirror,) = report["mirrors"]
     assert mirror["scenario"] == "duel" and sum(mirror["endings"].values()) == 2
+
+
+def _first_rotation(state: BattleState) -> Decision:
+    """Both sides' impulse-1 power by the captain; side 0's first rotation decision."""
+    for side in (0, 1):
+        _power_choices(state, side)
+    d = decision_for(state, 0)
+    assert d is not None and d.kind is DecisionKind.ROTATE
+    return d
+
+
+def test_pw_r9_captain_aims_with_stronger_armor_when_the_bow_row_is_worn() -> None:
+    """Hits land on the row facing the firer (PW-R9): it shows a fresh row, guns still on."""
+    state = _setup((0, 12), 0, (0, 0), (0, 4))  # the enemy dead ahead, 8 hexes
+    assert captain_action(state, _first_rotation(state)) == Action(ActionKind.ROTATE, 0)
+    state = _setup((0, 12), 0, (0, 0), (0, 4))
+    ship = state.ships[0]
+    ship.armor[0] = 0  # row 1 (the bow) worn through
+    action = captain_action(state, _first_rotation(state))
+    assert action.kind is ActionKind.ROTATE and action.value != 0
+    facing = (ship.facing + action.value) % 6
+    enemy = state.ships[1]
+    theta = relative_bearing_qr(enemy.q - ship.q, enemy.r - ship.r, facing)
+    assert armor_row_at(load_rules(), theta) != 1  # the enemy now strikes an intact row
+    gun = next(w for w in state.design_of(ship).weapons if w.name == "f2_liquid_metal_gun")
+    assert gun.arc is not None and in_arc(gun.arc, theta)  # and the main gun still bears
+
+
+def test_pw_r9_captain_armor_aim_turns_the_same_way_on_both_sides_of_a_mirror() -> None:
+    turns = []
+    for me, facing, enemy in (((0, 12), 0, (0, 4)), ((0, 4), 3, (0, 12))):
+        state = _setup(me, facing, (0, 0), enemy)
+        state.ships[0].armor[0] = 0
+        turns.append(captain_action(state, _first_rotation(state)))
+    assert turns[0] == turns[1] == Action(ActionKind.ROTATE, 1)  # clockwise, either way round
+
+
+def test_pw_captain_keeps_the_bow_on_when_several_enemies_fire_from_several_bearings() -> None:
+    scen = Scenario(
+        "test",
+        "test",
+        (
+            (Placement(FIGHTER, (0, 12), 0, (0, 0)),),
+            (Placement(FIGHTER, (0, 4), 3), Placement(FIGHTER, (6, 0), 3)),
+        ),
+    )
+    state, _ = new_battle(scen, np.random.default_rng(0))
+    state.ships[0].armor[0] = 0  # worn bow row: one on one it would turn (test above)
+    assert captain_action(state, _first_rotation(state)) == Action(ActionKind.ROTATE, 0)
