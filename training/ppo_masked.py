@@ -140,11 +140,12 @@ TEACHERS = r"heuristic|rules|scripted|random|mcts(:\d+)?"
 
 
 def env_kwargs_of(args: Args) -> dict[str, Any]:
-    """The env's keyword arguments: ``env_kwargs`` (hooks resolved), plus ``backend`` if native."""
+    """The env's keyword arguments: ``env_kwargs`` (hooks resolved), plus ``backend`` (always
+    for the skirmish, whose own default is ``"auto"``; for the others only if native)."""
     from wargym.agents.envspecs import resolve_callables
 
     kwargs = dict(resolve_callables(args.env_kwargs))
-    if args.backend != "python":
+    if args.backend != "python" or args.env_id == BATCH_ENV_ID:  # the skirmish's default: auto
         kwargs["backend"] = args.backend
     return kwargs
 

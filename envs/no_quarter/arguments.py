@@ -196,7 +196,7 @@ def check_skirmish_config(
     if "cell" in config:
         check_cell(config["cell"])
     if "backend" in config:
-        check_choice("backend", config["backend"], BACKENDS)
+        check_choice("backend", config["backend"], ("auto", *BACKENDS))
     for key in ("action_features", "flatten", "mirror", "info_events"):
         if key in config and not isinstance(config[key], bool):
             raise EnvArgumentError(f"{key} must be true or false, got {short_repr(config[key])}")

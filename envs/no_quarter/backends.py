@@ -28,18 +28,26 @@ from wargym.rules.no_quarter.forces.vocab import Side
 
 from .encoding import ObservationEncoder, filter_events, no_markers
 
+AUTO = "auto"
+"""The envs' default ``backend``: ``"native"`` for what the core plays (a generated skirmish:
+no ``battle_factory``, ``slots`` or ``markers`` hook), ``"python"`` for the rest (the missions).
+The two give the same episode for the same seed (docs/native.md, "One API, two backends")."""
+
 
 def configure_backend(env: Any, backend: str, slots: Any, markers: Any) -> None:
-    """Set ``env.backend`` and, on ``"native"``, its native codec and encoder.
+    """Set ``env.backend`` (``"auto"`` resolved) and, on ``"native"``, the native codec and encoder.
 
     Raises:
         EnvArgumentError: ``backend`` is not one of :data:`~.forces.setup.BACKENDS`, or the
             native backend meets a hook it does not play (a battle factory, a slots or
             markers hook: the missions).
     """
+    if isinstance(backend, str) and backend == AUTO:
+        native = env.battle_factory is None and slots is None and markers is no_markers
+        backend = "native" if native else "python"
     if not isinstance(backend, str) or backend not in BACKENDS:
         got = short_repr(backend)
-        raise EnvArgumentError(f"backend must be one of {list(BACKENDS)}, got {got}")
+        raise EnvArgumentError(f"backend must be one of {[AUTO, *BACKENDS]}, got {got}")
     env.backend = backend
     env._native = backend == "native"
     env._ncodec = env._nencoder = env._nsight = None
@@ -159,7 +167,7 @@ def seen_native(
     from wargym.native.no_quarter.events import native_event
 
     names = sight_event_names()
-    kinds = [e.to_dict()["type"] if isinstance(e, Event) else e.type for e in events]
+    kinds = [type(e).__name__ if isinstance(e, Event) else e.type for e in events]
     last = max((k for k, name in enumerate(kinds) if name in names), default=-1)
     sight = env._nsight.visible_enemies
     if last < 0:

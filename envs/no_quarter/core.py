@@ -8,7 +8,8 @@ decision (:meth:`SkirmishCore._decide`), rendering and replays. Event dicts are 
 when asked (``info_events=True``) or when a reward-shaping term needs them; otherwise the
 visibility filter keeps just the enemies-in-sight sets (:func:`.encoding.seen_after`) and the
 log keeps the ``Action`` objects until a replay or snapshot is written (docs/events.md).
-``backend="native"`` plays the battle in the native core (:mod:`.backends`, docs/native.md).
+``backend="native"`` plays the battle in the native core (:mod:`.backends`, docs/native.md);
+the default ``"auto"`` does so whenever the core plays the configuration.
 The snapshot parts every battle env writes and reads (:func:`core_config`,
 :func:`core_state`, :func:`parse_core`, :func:`apply_core`) live here too; :mod:`.snapshots`
 builds the env snapshots on them.
@@ -55,7 +56,7 @@ from wargym.rules.no_quarter.forces.setup import ForceSpec, new_battle_logged
 from wargym.rules.no_quarter.forces.vocab import Faction, Side
 from wargym.rules.serial import to_jsonable
 
-from .backends import apply_native, configure_backend, filter_native, new_battle_native
+from .backends import AUTO, apply_native, configure_backend, filter_native, new_battle_native
 from .codec import ACTION_VERSION, ActionCodec, SlotsFn
 from .encoding import Markers, ObservationEncoder, filter_events, no_markers, seen_after
 from .render import outcome_info, render_ansi, render_rgb
@@ -143,7 +144,7 @@ class SkirmishCore:
         action_features: bool = False,
         advisor: Any = None,
         info_events: bool = False,
-        backend: str = "python",
+        backend: str = AUTO,
     ) -> None:
         self.render_mode = render_mode
         self.info_events = info_events

@@ -105,9 +105,10 @@ class NoQuarterSkirmishEnv(SkirmishCore, MaskedEnvMixin, gymnasium.Env[dict[str,
     block), ``battle_factory`` and ``markers`` (mission hooks),
     ``render_mode`` ("ansi", "rgb_array"), ``info_events`` (default ``False``: ``info`` has
     no ``"events"`` and no event dict is built; ``True`` adds the events blue may know,
-    docs/events.md), ``backend`` (``"python"``, the default: the reference engine;
-    ``"native"``: the C++ core, same observations, masks, rewards and infos for the same
-    seed, same snapshots and replays; generated skirmishes only, docs/native.md). Every
+    docs/events.md), ``backend`` (``"native"``: the C++ core, same observations, masks,
+    rewards and infos for the same seed, same snapshots and replays, generated skirmishes
+    only; ``"python"``: the reference engine; ``"auto"``, the default: native unless a
+    ``battle_factory``, ``slots`` or ``markers`` hook is given; docs/native.md). Every
     keyword is checked before anything is built: :class:`~wargym.envs.base.EnvArgumentError`
     names it and its range (:mod:`.arguments`).
 

@@ -361,7 +361,36 @@ def test_the_native_backend_refuses_what_it_cannot_play() -> None:
         NoQuarterSkirmishEnv(backend="native", slots=lambda *a: None)
 
 
-def test_the_default_backend_is_python() -> None:
+def test_the_default_backend_is_native_where_the_core_plays_the_battle() -> None:
+    """``backend="auto"`` (the default): native for generated skirmishes, python for hooks."""
+    import gymnasium
+
+    import wargym.envs  # noqa: F401  (registers the ids)
+
     for cls in (NoQuarterSkirmishEnv, NoQuarterAEC, NoQuarterParallel):
-        env = cls()
-        assert env.backend == "python"
+        assert cls().backend == "native"
+        assert cls(backend="auto").backend == "native"
+        assert cls(backend="python").backend == "python"
+    factory = NoQuarterSkirmishEnv(battle_factory=lambda rng, dice: None)
+    assert factory.backend == "python"
+    assert gymnasium.make("wargym/NoQuarter-Skirmish-v1").unwrapped.backend == "native"
+    with pytest.raises(EnvArgumentError, match="'auto', 'python', 'native'"):
+        NoQuarterSkirmishEnv(backend="c++")
+
+
+def test_the_default_backend_plays_the_reference_episode() -> None:
+    """The default env's episode is the reference engine's, step for step (same seed)."""
+    runs = []
+    for backend in ("auto", "python"):
+        env = NoQuarterSkirmishEnv(backend=backend, max_turns=3)
+        obs, info = env.reset(seed=7)
+        trace = [obs["observation"].tobytes(), obs["action_mask"].tobytes()]
+        rng = np.random.default_rng(0)
+        for _ in range(80):
+            legal = np.flatnonzero(obs["action_mask"])
+            obs, reward, term, trunc, info = env.step(int(rng.choice(legal)))
+            trace += [obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward]
+            if term or trunc:
+                break
+        runs.append(trace)
+    assert runs[0] == runs[1]

@@ -134,9 +134,9 @@ def test_starship_combat_frame_changes_with_heading() -> None:
 
 
 def test_no_quarter_frame_shows_terrain_heading_and_ids() -> None:
-    env = gymnasium.make("wargym/NoQuarter-Skirmish-v1", render_mode="rgb_array")
+    env = gymnasium.make("wargym/NoQuarter-Skirmish-v1", render_mode="rgb_array", backend="python")
     env.reset(seed=0)
-    battle = env.unwrapped.battle
+    battle = env.unwrapped.battle  # the reference Battle: the test edits its fields
     scale = 8
     image = render_rgb(battle, scale)
     field = battle.battlefield

@@ -152,4 +152,7 @@ def test_training_ppo_masked_batch_args_are_checked() -> None:
         script.Args(env_kwargs={"backend": "native"})
     assert script.env_kwargs_of(script.Args(env_kwargs={"cell": 4.0}, backend="native")) == {
         "cell": 4.0, "backend": "native"}  # fmt: skip
-    assert "backend" not in script.env_kwargs_of(script.Args())
+    # the skirmish's own default is "auto" (native): the run's "python" is passed on
+    assert script.env_kwargs_of(script.Args())["backend"] == "python"
+    patrol = script.Args(env_id="wargym/NoQuarter-Patrol-v1")
+    assert "backend" not in script.env_kwargs_of(patrol)  # the mission envs take no backend

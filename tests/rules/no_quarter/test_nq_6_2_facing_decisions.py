@@ -299,6 +299,9 @@ def test_6_2_envs_take_choose_facing_and_refuse_a_non_boolean() -> None:
 
     with pytest.raises(EnvArgumentError, match="battle_options.choose_facing"):
         NoQuarterSkirmishEnv(battle_options={"choose_facing": "yes"})
-    env = NoQuarterSkirmishEnv(battle_options={"choose_facing": False}, max_turns=2)
+    # the reference backend: the [native] run of this module swaps the rules' functions itself
+    env = NoQuarterSkirmishEnv(
+        battle_options={"choose_facing": False}, max_turns=2, backend="python"
+    )
     env.reset(seed=0)
     assert env.battle.options.choose_facing is False
