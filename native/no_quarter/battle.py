@@ -49,7 +49,7 @@ from wargym.native.errors import NativeArgumentError, NativeTypeError
 from wargym.native.no_quarter import NativeBattle, battle_from_dict
 from wargym.native.no_quarter import game as native_game
 from wargym.native.no_quarter import setup as native_setup
-from wargym.native.no_quarter.tables import rules_tables
+from wargym.native.no_quarter.tables import rules_tables, terrain_numbers
 from wargym.rules.dice import Dice, RandomDice
 from wargym.rules.events import Event
 from wargym.rules.no_quarter.battle.actions import Action, Decision, DecisionKind
@@ -299,8 +299,10 @@ class NativeSkirmish:
     def _changed(self, found: Sequence[Any]) -> None:
         self._document = self._decision = self._reference = self._legal = self._mask = None
         self._lent = False
-        if any(e.type == RULES_CHANGING for e in found):
-            self.tables = tables_of(self.document())
+        if any(e.type == RULES_CHANGING for e in found):  # the terrain tables, built in the core
+            self.tables = _core.no_quarter.fire.with_terrain(
+                self.tables, terrain_numbers(), self.native
+            )
             self._records = _Records(None, self._records.options, self._records.mechs)
 
     # -- what the envs and agents read -------------------------------------------------------
