@@ -37,6 +37,7 @@ def test_benchmarks_throughput_smoke_writes_json_and_markdown(tmp_path: Path) ->
     rows = {row["env"]: row for row in report["results"]}
     expected = {*wargym.envs.GYM_ENVS, *wargym.envs.PETTINGZOO_ENVS, "CartPole-v1"}
     expected |= {f"{env_id} [native]" for env_id in NATIVE_IDS}  # the native backend's rows
+    expected |= {f"{env_id} [python]" for env_id in NATIVE_IDS}  # and the reference's
     if not report["missing_references"]:
         expected.add("connect_four_v3")
     assert expected == set(rows)
